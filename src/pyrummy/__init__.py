@@ -1,0 +1,1 @@
+"""pyrummy: rules engine, bots and front ends for the rummy family."""

@@ -1,0 +1,1 @@
+"""The ``pyrummy`` command line: one module per subcommand."""
