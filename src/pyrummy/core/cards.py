@@ -89,9 +89,12 @@ N_CARDS: Final = N_STANDARD + N_JOKERS
 JOKER_POINTS: Final = 15
 
 _RANK_BY_TEXT: Final = {r.letter: r for r in Rank} | {"10": Rank.TEN}
-_SUIT_BY_TEXT: Final = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
 # ♤♡♢♧ (white suits) are read too: people paste them.
-_SUIT_BY_TEXT |= {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+_SUIT_BY_TEXT: Final = (
+    {s.letter: s for s in Suit}
+    | {s.symbol: s for s in Suit}
+    | {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+)
 
 
 class Card:
@@ -319,10 +322,10 @@ class CardSet(Set[Card]):
     def __or__(self, other: Iterable[Card]) -> CardSet:  # type: ignore[override]
         return CardSet._of(self.mask | self._mask_of(other))
 
-    def __and__(self, other: Iterable[Card]) -> CardSet:  # type: ignore[override]
+    def __and__(self, other: Iterable[Card]) -> CardSet:
         return CardSet._of(self.mask & self._mask_of(other))
 
-    def __sub__(self, other: Iterable[Card]) -> CardSet:  # type: ignore[override]
+    def __sub__(self, other: Iterable[Card]) -> CardSet:
         return CardSet._of(self.mask & ~self._mask_of(other))
 
     def __xor__(self, other: Iterable[Card]) -> CardSet:  # type: ignore[override]

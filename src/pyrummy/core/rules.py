@@ -157,7 +157,7 @@ class Rules:
 
     def options(self) -> dict[str, object]:
         """The options that differ from this preset's defaults."""
-        base = PRESETS[self.name] if self.name in PRESETS else None
+        base = PRESETS.get(self.name)
         result: dict[str, object] = {}
         for name in option_names():
             value = getattr(self, name)
@@ -198,12 +198,15 @@ def _check_option(name: str, value: object) -> None:
     elif name == "all_seven_deals":
         if not isinstance(value, tuple) or not all(isinstance(v, int) and v > 0 for v in value):
             raise RulesError(f"option {name}: expected deal numbers like 4,5,6, got {value!r}")
-    elif name == "hand_sizes":
-        if not isinstance(value, tuple) or not all(
-            isinstance(p, tuple) and len(p) == 2 and all(isinstance(x, int) and x > 0 for x in p)
-            for p in value
-        ):
-            raise RulesError(f"option {name}: expected pairs players:cards, got {value!r}")
+    elif name == "hand_sizes" and not _is_hand_sizes(value):
+        raise RulesError(f"option {name}: expected pairs players:cards, got {value!r}")
+
+
+def _is_hand_sizes(value: object) -> bool:
+    return isinstance(value, tuple) and all(
+        isinstance(p, tuple) and len(p) == 2 and all(isinstance(x, int) and x > 0 for x in p)
+        for p in value
+    )
 
 
 def format_option(value: object) -> str:
