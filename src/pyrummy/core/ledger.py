@@ -1,0 +1,153 @@
+"""The points ledger: every score of a deal written as a :class:`Transfer`.
+
+A transfer either *moves* points from one seat to another (Knock Rummy,
+pay-per-point: what one gains another loses, so the ledger sums to zero), or
+*awards* points to one seat from nobody (``payer=None``: Rummy, Basic, Block,
+Gin, where only the winner scores). A negative award is a penalty (the
+``penalty`` scoring of RULES.md §5), so a higher net is always better.
+
+Amounts are exact :class:`fractions.Fraction` values: shared winnings are
+split exactly (17/2, 5/3), never rounded. Reasons are short English keys
+(:data:`REASONS`) that a front end may translate.
+
+>>> ledger = Ledger()
+>>> ledger.add(Transfer(0, 1, Fraction(17, 2), "difference"))
+>>> ledger.add(Transfer(None, 2, Fraction(25), "block difference"))
+>>> ledger.net(3)
+(Fraction(-17, 2), Fraction(17, 2), Fraction(25, 1))
+>>> ledger.total_for(1)
+Fraction(17, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
+
+from pyrummy.core.errors import RummyError
+
+#: The reasons a deal's settlement writes; front ends translate these keys.
+REASONS: Final = (
+    "difference",
+    "knock penalty",
+    "rum bonus",
+    "gin bonus",
+    "undercut bonus",
+    "out",
+    "rummy bonus",
+    "block difference",
+    "penalty",
+)
+
+
+class LedgerError(RummyError):
+    """A transfer that makes no sense (paying oneself, a non-positive move)."""
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """``amount`` points from ``payer`` to ``payee`` for ``reason``.
+
+    ``payer=None`` awards the points (nobody loses them). Moves must be
+    positive; an award may be negative (penalty points). ``int`` amounts are
+    accepted and stored as ``Fraction``.
+
+    >>> Transfer(0, 1, 15, "difference")
+    Transfer(payer=0, payee=1, amount=Fraction(15, 1), reason='difference')
+    >>> Transfer(1, 1, 3, "difference")
+    Traceback (most recent call last):
+    ...
+    pyrummy.core.ledger.LedgerError: seat 1 cannot pay itself
+    """
+
+    payer: int | None
+    payee: int
+    amount: Fraction
+    reason: str
+
+    def __post_init__(self) -> None:
+        amount: object = self.amount
+        if type(amount) is not Fraction:
+            if isinstance(amount, bool) or not isinstance(amount, int | Fraction):
+                raise LedgerError(f"amount {amount!r} is not a whole number or a Fraction")
+            object.__setattr__(self, "amount", Fraction(amount))
+        if self.payee < 0 or (self.payer is not None and self.payer < 0):
+            raise LedgerError("seats are numbered from 0")
+        if self.payer == self.payee:
+            raise LedgerError(f"seat {self.payee} cannot pay itself")
+        if self.payer is not None and self.amount.numerator <= 0:
+            raise LedgerError(f"seat {self.payer} cannot pay {self.amount}: a move is positive")
+        if not self.reason:
+            raise LedgerError("a transfer needs a reason")
+
+    @property
+    def is_award(self) -> bool:
+        """True when the points come from nobody (``payer is None``)."""
+        return self.payer is None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able form; the amount as an exact fraction string (``"17/2"``)."""
+        return {
+            "from": self.payer,
+            "to": self.payee,
+            "amount": str(self.amount),
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class Ledger:
+    """An ordered list of transfers, with per-seat totals.
+
+    Two ledgers are equal when they hold the same transfers in the same order.
+    """
+
+    transfers: list[Transfer] = field(default_factory=list)
+
+    def add(self, transfer: Transfer) -> None:
+        self.transfers.append(transfer)
+
+    def extend(self, other: Ledger | Iterable[Transfer]) -> None:
+        """Append every transfer of ``other`` (a ledger or transfers)."""
+        self.transfers.extend(other.transfers if isinstance(other, Ledger) else other)
+
+    def __iter__(self) -> Iterator[Transfer]:
+        return iter(self.transfers)
+
+    def __len__(self) -> int:
+        return len(self.transfers)
+
+    def total_for(self, seat: int) -> Fraction:
+        """What ``seat`` gained (received and awarded) minus what it paid."""
+        total = Fraction(0)
+        for transfer in self.transfers:
+            if transfer.payee == seat:
+                total += transfer.amount
+            if transfer.payer == seat:
+                total -= transfer.amount
+        return total
+
+    def net(self, players: int) -> tuple[Fraction, ...]:
+        """Totals of seats ``0 .. players-1``; refuses a transfer to a seat beyond.
+
+        >>> Ledger([Transfer(0, 1, 3, "difference")]).net(1)
+        Traceback (most recent call last):
+        ...
+        pyrummy.core.ledger.LedgerError: the ledger names seat 1 but there are 1 players
+        """
+        totals = [Fraction(0)] * players
+        for transfer in self.transfers:
+            for seat in (transfer.payer, transfer.payee):
+                if seat is not None and seat >= players:
+                    raise LedgerError(
+                        f"the ledger names seat {seat} but there are {players} players"
+                    )
+            totals[transfer.payee] += transfer.amount
+            if transfer.payer is not None:
+                totals[transfer.payer] -= transfer.amount
+        return tuple(totals)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"transfers": [t.to_dict() for t in self.transfers]}

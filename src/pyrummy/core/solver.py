@@ -1,0 +1,699 @@
+"""Best arrangement of a hand: the least deadwood, fast and exact (RULES.md §1).
+
+The hand is an int bit set (card ``13 * suit + rank``). Runs live inside one
+suit, so every 13-bit suit pattern has a best run split that can be looked
+up: a table of 8,192 entries per ace option holds the least deadwood each
+suit pattern leaves when only runs are formed (built once, lazily). Sets are
+the cross-suit part: only ranks held in three or four suits can form one, and
+each such rank allows few choices (no set, one of the triples, the quad).
+The solver tries those choices, removes their cards and reads the four suit
+tables. Most hands hold no such rank and cost four lookups. Giving back one
+card (:func:`best_discards`) reads a second pair of tables: per suit pattern,
+the least run-only deadwood after removing one card and which cards do it.
+
+Bots use the int path (:func:`deadwood_of_mask`, :func:`best_discards_of_mask`):
+masks in, ints out, no validation, no objects built.
+
+Jokers (Rotham: a joker stands for any one card in a set or a run, counts
+15 when left in hand) are handled exactly by choosing the melds that use a
+joker among all partial melds of the hand, and solving the real cards left
+with the table path. A meld with jokers holds at least two real cards (the
+ruling of :mod:`pyrummy.core.melds`: a meld's kind must be clear).
+
+>>> best_arrangement("7S 7H 7D 8S 9S")
+Arrangement(melds=(CardSet('7S 8S 9S'),), deadwood_cards=CardSet('7H 7D'), deadwood=14)
+>>> deadwood("AS 2S 3S 4S 5S 6S 7S 4H 4D QC")
+10
+>>> best_discards("6D 4D 6H 4S 3C 3D 4C 5C 5S 6S 5D", "gin")
+(0, [Card('6H')])
+>>> deadwood_of_mask(CardSet("QS KS AS").mask, ace="high_or_low")
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations, product
+from typing import Final
+
+from pyrummy.core.cards import JOKER_POINTS, N_STANDARD, Card, CardSet, CardsLike, to_cardset
+from pyrummy.core.errors import IllegalActionError, RulesError
+from pyrummy.core.rules import Rules, find_rules
+from pyrummy.core.values import value_table
+
+ACE_OPTIONS: Final = ("low", "high_or_low", "around_the_corner")
+SUIT_BITS: Final = 0x1FFF
+STANDARD_BITS: Final = (1 << N_STANDARD) - 1
+_NO_CARDS: Final = CardSet()
+_NOTHING_TO_DROP: Final = 1 << 20
+
+# A joker meld chosen for a hand: (its real cards as a mask, how many jokers).
+JokerMeld = tuple[int, int]
+# An arrangement at int level: (meld masks, deadwood mask).
+MaskArrangement = tuple[tuple[int, ...], int]
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """Disjoint melds and the deadwood left; melds ordered by their lowest card.
+
+    >>> arrangement = best_arrangement("3S 4S 5S 5H 5D 6D 7D")
+    >>> [str(meld) for meld in arrangement.melds], str(arrangement.deadwood_cards)
+    (['3S 4S 5S', '5D 6D 7D'], '5H')
+    >>> arrangement.deadwood, len(arrangement.cards)
+    (5, 7)
+    """
+
+    melds: tuple[CardSet, ...]
+    deadwood_cards: CardSet
+    deadwood: int
+
+    @property
+    def cards(self) -> CardSet:
+        """The whole hand: every meld and the deadwood."""
+        mask = self.deadwood_cards.mask
+        for meld in self.melds:
+            mask |= meld.mask
+        return CardSet(mask)
+
+    def __str__(self) -> str:
+        parts = [f"[{meld}]" for meld in self.melds]
+        if self.deadwood_cards:
+            parts.append(str(self.deadwood_cards))
+        return f"{' '.join(parts)} = {self.deadwood}"
+
+
+# -- tables ---------------------------------------------------------------------
+
+
+def _check_ace(ace: str) -> None:
+    if ace not in ACE_OPTIONS:
+        raise RulesError(f"ace option {ace!r} is not one of {', '.join(ACE_OPTIONS)}")
+
+
+@cache
+def card_values(ace: str) -> tuple[int, ...]:
+    """Deadwood value of each card number 0-54 under an ace option (ace 1 or 15, joker 15)."""
+    _check_ace(ace)
+    return value_table(find_rules("basic", ace=ace))
+
+
+@cache
+def rank_values(ace: str) -> tuple[int, ...]:
+    """Deadwood value of each rank A..K under an ace option."""
+    return card_values(ace)[:13]
+
+
+@cache
+def run_patterns(ace: str) -> tuple[int, ...]:
+    """Every 13-bit rank pattern one run may cover under an ace option.
+
+    >>> len(run_patterns("low")), len(run_patterns("high_or_low"))
+    (66, 76)
+    """
+    _check_ace(ace)
+    straight = {((1 << length) - 1) << low for length in range(3, 14) for low in range(14 - length)}
+    patterns = set(straight)
+    if ace == "high_or_low":
+        # The ace (bit 0) above the king: the top length-1 ranks plus the ace.
+        patterns |= {(((1 << (length - 1)) - 1) << (14 - length)) | 1 for length in range(3, 14)}
+    elif ace == "around_the_corner":
+        patterns |= {
+            ((run << shift) | (run >> (13 - shift))) & SUIT_BITS
+            for run in straight
+            for shift in range(13)
+        }
+    return tuple(sorted(patterns))
+
+
+@cache
+def _runs_through(ace: str) -> tuple[tuple[int, ...], ...]:
+    """For each rank, the run patterns containing it."""
+    return tuple(tuple(run for run in run_patterns(ace) if run >> rank & 1) for rank in range(13))
+
+
+@cache
+def suit_deadwood_table(ace: str) -> tuple[int, ...]:
+    """Least deadwood of each 13-bit suit pattern when only runs are formed.
+
+    The lowest card of a pattern is either deadwood or in one run through it,
+    and both leave a smaller pattern, so one pass in increasing order fills
+    the table.
+
+    >>> table = suit_deadwood_table("low")
+    >>> table[0b111], table[0b1011], table[0b1111000000000]
+    (0, 7, 0)
+    """
+    values = rank_values(ace)
+    through = _runs_through(ace)
+    table = [0] * (SUIT_BITS + 1)
+    for pattern in range(1, SUIT_BITS + 1):
+        low = pattern & -pattern
+        rank = low.bit_length() - 1
+        best = table[pattern ^ low] + values[rank]
+        for run in through[rank]:
+            if run & pattern == run and table[pattern ^ run] < best:
+                best = table[pattern ^ run]
+        table[pattern] = best
+    return tuple(table)
+
+
+@cache
+def suit_splits(ace: str, pattern: int) -> tuple[tuple[int, ...], ...]:
+    """Every run split of a suit pattern that leaves the least deadwood."""
+    if pattern == 0:
+        return ((),)
+    table = suit_deadwood_table(ace)
+    low = pattern & -pattern
+    rank = low.bit_length() - 1
+    splits: list[tuple[int, ...]] = []
+    if table[pattern ^ low] + rank_values(ace)[rank] == table[pattern]:
+        splits.extend(suit_splits(ace, pattern ^ low))
+    for run in _runs_through(ace)[rank]:
+        if run & pattern == run and table[pattern ^ run] == table[pattern]:
+            splits.extend((run, *rest) for rest in suit_splits(ace, pattern ^ run))
+    return tuple(splits)
+
+
+# -- the int path ---------------------------------------------------------------
+
+
+def deadwood_of_mask(mask: int, ace: str = "low") -> int:
+    """Least deadwood of a hand given as a card mask (bots' fast path).
+
+    The mask is trusted (no validation): bits 0-51 cards, 52-54 jokers.
+
+    >>> deadwood_of_mask(CardSet("7S 7H 7D 8S 9S").mask)
+    14
+    """
+    table = suit_deadwood_table(ace)
+    if mask >> N_STANDARD:
+        return _joker_deadwood(mask, ace)
+    s = mask & SUIT_BITS
+    h = mask >> 13 & SUIT_BITS
+    d = mask >> 26 & SUIT_BITS
+    c = mask >> 39
+    three_suits = (s & h & (d | c)) | ((s | h) & d & c)
+    if not three_suits:
+        return table[s] + table[h] + table[d] + table[c]
+    if three_suits & (three_suits - 1):
+        return _with_sets(s, h, d, c, three_suits, table)
+    # One rank can form a set, inlined: no set, the triple, or the quad and its triples.
+    best = table[s] + table[h] + table[d] + table[c]
+    keep = ~three_suits
+    s2, h2, d2, c2 = table[s & keep], table[h & keep], table[d & keep], table[c & keep]
+    value = s2 + h2 + d2 + c2
+    if value < best:
+        best = value
+    if s & h & d & c & three_suits:
+        s1, h1, d1, c1 = table[s], table[h], table[d], table[c]
+        best = min(best, s1 + h2 + d2 + c2, s2 + h1 + d2 + c2, s2 + h2 + d1 + c2, s2 + h2 + d2 + c1)
+    return best
+
+
+def _with_sets(s: int, h: int, d: int, c: int, ranks: int, table: tuple[int, ...]) -> int:
+    """Least deadwood trying every set choice at the ranks held in 3+ suits."""
+    low = ranks & -ranks
+    rest = ranks ^ low
+    if rest:
+        best = _with_sets(s, h, d, c, rest, table)
+        choices = _set_choices(s, h, d, c, low)
+        for s2, h2, d2, c2 in choices:
+            value = _with_sets(s2, h2, d2, c2, rest, table)
+            if value < best:
+                best = value
+        return best
+    best = table[s] + table[h] + table[d] + table[c]
+    for s2, h2, d2, c2 in _set_choices(s, h, d, c, low):
+        value = table[s2] + table[h2] + table[d2] + table[c2]
+        if value < best:
+            best = value
+    return best
+
+
+def _set_choices(s: int, h: int, d: int, c: int, bit: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Suit patterns left after each set that can be formed at one rank."""
+    if s & h & d & c & bit:
+        keep = ~bit
+        s2, h2, d2, c2 = s & keep, h & keep, d & keep, c & keep
+        return (
+            (s2, h2, d2, c2),
+            (s, h2, d2, c2),
+            (s2, h, d2, c2),
+            (s2, h2, d, c2),
+            (s2, h2, d2, c),
+        )
+    keep = ~bit
+    return ((s & keep, h & keep, d & keep, c & keep),)
+
+
+def best_discards_of_mask(mask: int, ace: str = "low", keep: int = 0) -> tuple[int, int]:
+    """Least deadwood after giving back one card, and the mask of every card doing it.
+
+    Cards in ``keep`` are not given back. Raises :class:`IllegalActionError`
+    when no card may be given back.
+
+    >>> value, cards = best_discards_of_mask(CardSet("7S 8S 9S KH 2C").mask)
+    >>> value, CardSet(cards)
+    (2, CardSet('KH'))
+    """
+    if not mask & ~keep:
+        raise IllegalActionError("no card may be given back")
+    if mask >> N_STANDARD:
+        return _joker_discards(mask, ace, keep)
+    s = mask & SUIT_BITS
+    h = mask >> 13 & SUIT_BITS
+    d = mask >> 26 & SUIT_BITS
+    c = mask >> 39
+    three_suits = (s & h & (d | c)) | ((s | h) & d & c)
+    table, gain_of, which = _drop_tables(ace)
+    if not three_suits and not keep:
+        # No set can form: the loop below for one choice, inlined (the bots' hottest path).
+        gain_s = gain_of[s]
+        gain_h = gain_of[h]
+        gain_d = gain_of[d]
+        gain_c = gain_of[c]
+        gain = min(gain_s, gain_h, gain_d, gain_c)
+        tied = which[s] if gain_s == gain else 0
+        if gain_h == gain:
+            tied |= which[h] << 13
+        if gain_d == gain:
+            tied |= which[d] << 26
+        if gain_c == gain:
+            tied |= which[c] << 39
+        return table[s] + table[h] + table[d] + table[c] + gain, tied
+    if not three_suits:
+        choices: tuple[tuple[int, int, int, int], ...] = ((s, h, d, c),)
+    elif three_suits & (three_suits - 1):
+        choices = ((s, h, d, c), *_all_set_choices(s, h, d, c, three_suits))
+    elif s & h & d & c & three_suits:
+        choices = ((s, h, d, c), *_set_choices(s, h, d, c, three_suits))
+    else:
+        others = ~three_suits
+        choices = ((s, h, d, c), (s & others, h & others, d & others, c & others))
+    best = _NOTHING_TO_DROP
+    tied = 0
+    for s2, h2, d2, c2 in choices:
+        # Only runs form in what the sets leave: per suit, the best card to drop.
+        gain_s = gain_of[s2]
+        gain_h = gain_of[h2]
+        gain_d = gain_of[d2]
+        gain_c = gain_of[c2]
+        gain = min(gain_s, gain_h, gain_d, gain_c)
+        value = table[s2] + table[h2] + table[d2] + table[c2] + gain
+        if value > best:
+            continue
+        cards = which[s2] if gain_s == gain else 0
+        if gain_h == gain:
+            cards |= which[h2] << 13
+        if gain_d == gain:
+            cards |= which[d2] << 26
+        if gain_c == gain:
+            cards |= which[c2] << 39
+        if value < best:
+            best, tied = value, cards
+        else:
+            tied |= cards
+    if tied & keep:
+        # A card that may go ties for the best: the best stands, without the kept cards.
+        if tied & ~keep:
+            return best, tied & ~keep
+        return _discards_keeping(s, h, d, c, three_suits, keep, ace)
+    return best, tied
+
+
+def _discards_keeping(
+    s: int, h: int, d: int, c: int, three_suits: int, keep: int, ace: str
+) -> tuple[int, int]:
+    """Best single removal when some cards may not be given back."""
+    best, tied = _best_drop(s, h, d, c, keep, ace)
+    choices = _all_set_choices(s, h, d, c, three_suits) if three_suits else []
+    for s2, h2, d2, c2 in choices:
+        value, cards = _best_drop(s2, h2, d2, c2, keep, ace)
+        if value < 0:
+            continue
+        if value < best or best < 0:
+            best, tied = value, cards
+        elif value == best:
+            tied |= cards
+    return best, tied
+
+
+@cache
+def _drop_tables(ace: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The suit table, and per suit pattern what removing the best card changes
+    (least run-only deadwood after it minus before) and which cards do it."""
+    table = suit_deadwood_table(ace)
+    # An empty suit has nothing to give back: a change no real removal reaches.
+    gain = [_NOTHING_TO_DROP] * (SUIT_BITS + 1)
+    which = [0] * (SUIT_BITS + 1)
+    for pattern in range(1, SUIT_BITS + 1):
+        least, which[pattern] = _drop_one(pattern, pattern, table)
+        gain[pattern] = least - table[pattern]
+    return table, tuple(gain), tuple(which)
+
+
+def _drop_one(pattern: int, options: int, table: tuple[int, ...]) -> tuple[int, int]:
+    best = -1
+    tied = 0
+    while options:
+        bit = options & -options
+        options ^= bit
+        value = table[pattern ^ bit]
+        if value < best or best < 0:
+            best, tied = value, bit
+        elif value == best:
+            tied |= bit
+    return best, tied
+
+
+def _best_drop(s: int, h: int, d: int, c: int, keep: int, ace: str) -> tuple[int, int]:
+    """Best single removal when the set cards are fixed: only runs form in what is left.
+
+    Returns (-1, 0) when every card left is kept.
+    """
+    table, gain_of, which = _drop_tables(ace)
+    base = table[s] + table[h] + table[d] + table[c]
+    best = -1
+    tied = 0
+    for shift, pattern in ((0, s), (13, h), (26, d), (39, c)):
+        if not pattern:
+            continue
+        kept = keep >> shift & pattern
+        if kept:
+            value, cards = _drop_one(pattern, pattern ^ kept, table)
+            if value < 0:
+                continue
+        else:
+            value, cards = table[pattern] + gain_of[pattern], which[pattern]
+        value += base - table[pattern]
+        if value < best or best < 0:
+            best, tied = value, cards << shift
+        elif value == best:
+            tied |= cards << shift
+    return best, tied
+
+
+def _all_set_choices(s: int, h: int, d: int, c: int, ranks: int) -> list[tuple[int, int, int, int]]:
+    """Suit patterns left by every non-empty choice of sets at the given ranks."""
+    found: list[tuple[int, int, int, int]] = []
+    low = ranks & -ranks
+    rest = ranks ^ low
+    for s2, h2, d2, c2 in _set_choices(s, h, d, c, low):
+        found.append((s2, h2, d2, c2))
+        if rest:
+            found.extend(_all_set_choices(s2, h2, d2, c2, rest))
+    if rest:
+        found.extend(_all_set_choices(s, h, d, c, rest))
+    return found
+
+
+# -- jokers ---------------------------------------------------------------------
+
+
+def _joker_melds(real: int, jokers: int, ace: str) -> tuple[JokerMeld, ...]:
+    """Every (real cards, joker count) pair that forms a meld with at least one joker."""
+    found: list[JokerMeld] = []
+    patterns = tuple(real >> (13 * suit) & SUIT_BITS for suit in range(4))
+    s, h, d, c = patterns
+    two_suits = (s & (h | d | c)) | (h & (d | c)) | (d & c)
+    while two_suits:
+        low = two_suits & -two_suits
+        two_suits ^= low
+        of_rank = [low << (13 * suit) for suit in range(4) if patterns[suit] & low]
+        for size in range(2, len(of_rank) + 1):
+            for group in combinations(of_rank, size):
+                part = sum(group)
+                for count in range(max(1, 3 - size), min(jokers, 4 - size) + 1):
+                    found.append((part, count))
+    for suit, pattern in enumerate(patterns):
+        if pattern & (pattern - 1):
+            shift = 13 * suit
+            found.extend(
+                (part << shift, count) for part, count in _joker_runs(ace, pattern, jokers)
+            )
+    found.sort()
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 14)
+def _joker_runs(ace: str, pattern: int, jokers: int) -> tuple[JokerMeld, ...]:
+    """Runs of one suit pattern completed by 1..jokers jokers: (real cards, jokers used)."""
+    found: set[JokerMeld] = set()
+    for run, size in _sized_runs(ace):
+        held = pattern & run
+        missing = size - held.bit_count()
+        if missing > jokers or size - missing < 2:
+            continue
+        # A joker may also stand for a card the hand holds (used in another meld).
+        bits = [1 << rank for rank in range(13) if held >> rank & 1]
+        for dropped in range(max(0, 1 - missing), jokers - missing + 1):
+            for group in combinations(bits, dropped):
+                part = held ^ sum(group)
+                if part.bit_count() >= 2:
+                    found.add((part, missing + dropped))
+    return tuple(sorted(found))
+
+
+@cache
+def _sized_runs(ace: str) -> tuple[tuple[int, int], ...]:
+    return tuple((run, run.bit_count()) for run in run_patterns(ace))
+
+
+def _joker_choices(
+    real: int, jokers: int, ace: str
+) -> Iterator[tuple[tuple[JokerMeld, ...], int, int]]:
+    """Every choice of disjoint joker melds: (melds, real cards left, jokers left)."""
+    melds = _joker_melds(real, jokers, ace)
+
+    def extend(
+        start: int, chosen: tuple[JokerMeld, ...], left: int, spare: int
+    ) -> Iterator[tuple[tuple[JokerMeld, ...], int, int]]:
+        yield chosen, left, spare
+        for index in range(start, len(melds)):
+            part, count = melds[index]
+            if count <= spare and part & left == part:
+                yield from extend(index + 1, (*chosen, melds[index]), left ^ part, spare - count)
+
+    return extend(0, (), real, jokers)
+
+
+def _joker_deadwood(mask: int, ace: str) -> int:
+    real = mask & STANDARD_BITS
+    jokers = (mask >> N_STANDARD).bit_count()
+    return _joker_search(real, jokers, _joker_melds(real, jokers, ace), ace)
+
+
+def _joker_search(real: int, jokers: int, melds: Sequence[JokerMeld], ace: str) -> int:
+    """Least deadwood over every choice of disjoint joker melds among ``melds``."""
+    best = deadwood_of_mask(real, ace) + JOKER_POINTS * jokers
+    count_melds = len(melds)
+
+    def extend(start: int, left: int, spare: int) -> None:
+        nonlocal best
+        for index in range(start, count_melds):
+            part, count = melds[index]
+            if count <= spare and part & left == part:
+                value = deadwood_of_mask(left ^ part, ace) + JOKER_POINTS * (spare - count)
+                if value < best:
+                    best = value
+                if spare > count:
+                    extend(index + 1, left ^ part, spare - count)
+
+    extend(0, real, jokers)
+    return best
+
+
+def _joker_discards(mask: int, ace: str, keep: int) -> tuple[int, int]:
+    """Best single removal from a hand with jokers; the joker melds are found once."""
+    real = mask & STANDARD_BITS
+    jokers = (mask >> N_STANDARD).bit_count()
+    melds = _joker_melds(real, jokers, ace)
+    best = -1
+    tied = 0
+    options = mask & ~keep
+    joker_value = -1
+    while options:
+        bit = options & -options
+        options ^= bit
+        if bit >> N_STANDARD:
+            if joker_value < 0:  # every joker gives the same hand
+                fewer = [meld for meld in melds if meld[1] < jokers]
+                joker_value = _joker_search(real, jokers - 1, fewer, ace)
+            value = joker_value
+        else:
+            without = [meld for meld in melds if not meld[0] & bit]
+            value = _joker_search(real ^ bit, jokers, without, ace)
+        if value < best or best < 0:
+            best, tied = value, bit
+        elif value == best:
+            tied |= bit
+    return best, tied
+
+
+# -- arrangements at int level ---------------------------------------------------
+
+
+def _real_arrangements(mask: int, ace: str) -> Iterator[MaskArrangement]:
+    """Every optimal arrangement of a hand without jokers."""
+    table = suit_deadwood_table(ace)
+    target = deadwood_of_mask(mask, ace)
+    s, h, d, c = (mask >> (13 * suit) & SUIT_BITS for suit in range(4))
+    three_suits = (s & h & (d | c)) | ((s | h) & d & c)
+    per_rank: list[list[int]] = []
+    for rank in range(13):
+        if three_suits >> rank & 1:
+            held = [1 << (13 * suit + rank) for suit in range(4) if mask >> (13 * suit + rank) & 1]
+            sets = [sum(group) for group in combinations(held, 3)]
+            if len(held) == 4:
+                sets.append(sum(held))
+            per_rank.append([0, *sets])
+    for sets_chosen in product(*per_rank):
+        left = mask
+        for meld in sets_chosen:
+            left ^= meld
+        patterns = [left >> (13 * suit) & SUIT_BITS for suit in range(4)]
+        if sum(table[p] for p in patterns) != target:
+            continue
+        set_melds = tuple(meld for meld in sets_chosen if meld)
+        for splits in product(*(suit_splits(ace, p) for p in patterns)):
+            runs = tuple(run << (13 * suit) for suit, split in enumerate(splits) for run in split)
+            melds = set_melds + runs
+            melded = 0
+            for meld in melds:
+                melded |= meld
+            yield melds, mask ^ melded
+
+
+def _joker_assignments(jokers: tuple[int, ...], counts: tuple[int, ...]) -> Iterator[list[int]]:
+    """Every way to hand out distinct jokers (bits) in groups of the given sizes."""
+    if not counts:
+        yield []
+        return
+    for group in combinations(jokers, counts[0]):
+        rest = tuple(joker for joker in jokers if joker not in group)
+        for tail in _joker_assignments(rest, counts[1:]):
+            yield [sum(group), *tail]
+
+
+def _first_real_arrangement(mask: int, ace: str) -> MaskArrangement:
+    """One optimal arrangement of a hand without jokers; direct when no set can form."""
+    s = mask & SUIT_BITS
+    h = mask >> 13 & SUIT_BITS
+    d = mask >> 26 & SUIT_BITS
+    c = mask >> 39
+    if (s & h & (d | c)) | ((s | h) & d & c):
+        return next(_real_arrangements(mask, ace))
+    melds: list[int] = []
+    melded = 0
+    for shift, pattern in ((0, s), (13, h), (26, d), (39, c)):
+        if pattern:
+            for run in suit_splits(ace, pattern)[0]:
+                melds.append(run << shift)
+                melded |= run << shift
+    return tuple(melds), mask ^ melded
+
+
+def _mask_arrangements(mask: int, ace: str, first_only: bool) -> list[MaskArrangement]:
+    if not mask >> N_STANDARD:
+        if first_only:
+            return [_first_real_arrangement(mask, ace)]
+        return list(_real_arrangements(mask, ace))
+    real = mask & STANDARD_BITS
+    joker_bits = tuple(1 << i for i in range(N_STANDARD, N_STANDARD + 3) if mask >> i & 1)
+    target = deadwood_of_mask(mask, ace)
+    results: list[MaskArrangement] = []
+    for chosen, left, spare in _joker_choices(real, len(joker_bits), ace):
+        if deadwood_of_mask(left, ace) + JOKER_POINTS * spare != target:
+            continue
+        counts = tuple(count for _, count in chosen)
+        for groups in _joker_assignments(joker_bits, counts):
+            joker_melds = tuple(
+                part | group for (part, _), group in zip(chosen, groups, strict=True)
+            )
+            used = sum(groups)
+            for melds, dead in _real_arrangements(left, ace):
+                spare_jokers = (mask >> N_STANDARD << N_STANDARD) ^ used
+                results.append((joker_melds + melds, dead | spare_jokers))
+                if first_only:
+                    return results
+    return results
+
+
+# -- the public API ---------------------------------------------------------------
+
+
+def _to_arrangement(found: MaskArrangement, values: tuple[int, ...]) -> Arrangement:
+    melds, dead = found
+    ordered = sorted(melds, key=lambda meld: meld & -meld)
+    points = 0
+    rest = dead
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        points += values[bit.bit_length() - 1]
+    return Arrangement(tuple(CardSet(m) for m in ordered), CardSet(dead), points)
+
+
+def deadwood(cards: CardsLike, rules: Rules | str = "knock") -> int:
+    """Least deadwood of the hand under the rules (RULES.md §1: not most melds).
+
+    >>> deadwood("7S 7H 7D 8S 9S"), deadwood("QS KS AS", find_rules("basic", ace="high_or_low"))
+    (14, 0)
+    """
+    return deadwood_of_mask(to_cardset(cards).mask, find_rules(rules).ace)
+
+
+def best_arrangement(cards: CardsLike, rules: Rules | str = "knock") -> Arrangement:
+    """One arrangement of the hand with the least deadwood.
+
+    >>> str(best_arrangement("5H 6H X1 7S 7D KC", "rotham"))
+    '[7S 7D X1] 5H 6H KC = 21'
+    """
+    the_rules = find_rules(rules)
+    mask = to_cardset(cards).mask
+    found = _mask_arrangements(mask, the_rules.ace, first_only=True)
+    return _to_arrangement(found[0], card_values(the_rules.ace))
+
+
+def all_best_arrangements(cards: CardsLike, rules: Rules | str = "knock") -> list[Arrangement]:
+    """Every distinct arrangement with the least deadwood, in a stable order.
+
+    >>> for arrangement in all_best_arrangements("3S 4S 5S 6S 7S 8S"):
+    ...     print(arrangement)
+    [3S 4S 5S] [6S 7S 8S] = 0
+    [3S 4S 5S 6S 7S 8S] = 0
+    """
+    the_rules = find_rules(rules)
+    mask = to_cardset(cards).mask
+    values = card_values(the_rules.ace)
+    unique = {
+        (tuple(sorted(melds)), dead)
+        for melds, dead in _mask_arrangements(mask, the_rules.ace, first_only=False)
+    }
+    arrangements = [_to_arrangement(found, values) for found in unique]
+    arrangements.sort(
+        key=lambda a: ([[c.index for c in m] for m in a.melds], a.deadwood_cards.mask)
+    )
+    return arrangements
+
+
+def best_discards(
+    cards: CardsLike, rules: Rules | str = "knock", keep: CardsLike = _NO_CARDS
+) -> tuple[int, list[Card]]:
+    """Least deadwood after giving back one card, and every card achieving it.
+
+    ``keep`` lists cards that may not be given back (e.g. the discard just
+    taken). Raises :class:`IllegalActionError` when no card may be given back.
+
+    >>> best_discards("7S 8S 9S KH QH", keep="KH")
+    (10, [Card('QH')])
+    """
+    hand = to_cardset(cards)
+    kept = to_cardset(keep)
+    if not hand.mask & ~kept.mask:
+        raise IllegalActionError(f"no card of '{hand}' may be given back")
+    value, tied = best_discards_of_mask(hand.mask, find_rules(rules).ace, kept.mask)
+    return value, list(CardSet(tied))

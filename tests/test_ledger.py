@@ -1,0 +1,118 @@
+"""The points ledger: transfers, awards, net totals."""
+
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pyrummy.core.errors import RummyError
+from pyrummy.core.ledger import Ledger, LedgerError, Transfer
+
+
+def test_int_amount_is_stored_as_fraction() -> None:
+    transfer = Transfer(0, 1, 15, "difference")
+    assert transfer.amount == Fraction(15)
+    assert isinstance(transfer.amount, Fraction)
+
+
+def test_transfer_is_frozen() -> None:
+    transfer = Transfer(0, 1, 15, "difference")
+    with pytest.raises(FrozenInstanceError):
+        transfer.amount = Fraction(3)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("payer", "payee", "amount", "reason", "words"),
+    [
+        (1, 1, 3, "difference", "cannot pay itself"),
+        (0, 1, 0, "difference", "a move is positive"),
+        (0, 1, Fraction(-1, 2), "difference", "a move is positive"),
+        (0, 1, 2.5, "difference", "not a whole number or a Fraction"),
+        (0, 1, True, "difference", "not a whole number or a Fraction"),
+        (-1, 1, 3, "difference", "numbered from 0"),
+        (0, 1, 3, "", "needs a reason"),
+    ],
+)
+def test_bad_transfers_are_refused(
+    payer: int, payee: int, amount: object, reason: str, words: str
+) -> None:
+    with pytest.raises(LedgerError, match=words) as caught:
+        Transfer(payer, payee, amount, reason)  # type: ignore[arg-type]
+    assert isinstance(caught.value, RummyError)
+
+
+def test_an_award_may_be_negative_penalty_points() -> None:
+    ledger = Ledger([Transfer(None, 2, -13, "penalty")])
+    assert ledger.net(3) == (0, 0, Fraction(-13))
+
+
+def test_net_and_total_for_count_moves_on_both_sides_and_awards_once() -> None:
+    ledger = Ledger()
+    ledger.add(Transfer(0, 1, Fraction(17, 2), "difference"))
+    ledger.add(Transfer(2, 1, Fraction(3, 2), "difference"))
+    ledger.add(Transfer(None, 3, 20, "gin bonus"))
+    assert ledger.net(4) == (Fraction(-17, 2), Fraction(10), Fraction(-3, 2), Fraction(20))
+    assert [ledger.total_for(seat) for seat in range(4)] == list(ledger.net(4))
+    assert ledger.total_for(7) == 0
+
+
+def test_extend_accepts_a_ledger_or_transfers_and_keeps_order() -> None:
+    first = Transfer(0, 1, 5, "difference")
+    second = Transfer(0, 1, 10, "knock penalty")
+    third = Transfer(None, 0, 25, "block difference")
+    ledger = Ledger([first])
+    ledger.extend(Ledger([second]))
+    ledger.extend([third])
+    assert ledger.transfers == [first, second, third]
+    assert len(ledger) == 3
+    assert list(ledger) == [first, second, third]
+
+
+def test_equality_is_by_transfers_in_order() -> None:
+    a = Transfer(0, 1, 5, "difference")
+    b = Transfer(1, 0, 5, "difference")
+    assert Ledger([a, b]) == Ledger([a, b])
+    assert Ledger([a, b]) != Ledger([b, a])
+
+
+def test_net_refuses_a_seat_beyond_the_players() -> None:
+    with pytest.raises(LedgerError, match="seat 2"):
+        Ledger([Transfer(0, 2, 1, "difference")]).net(2)
+
+
+def test_to_dict_writes_exact_fraction_strings() -> None:
+    ledger = Ledger([Transfer(0, 1, Fraction(17, 2), "difference"), Transfer(None, 1, 25, "out")])
+    assert ledger.to_dict() == {
+        "transfers": [
+            {"from": 0, "to": 1, "amount": "17/2", "reason": "difference"},
+            {"from": None, "to": 1, "amount": "25", "reason": "out"},
+        ]
+    }
+
+
+moves = st.builds(
+    lambda payer, step, amount: Transfer(payer, (payer + step) % 5, amount, "difference"),
+    st.integers(0, 4),
+    st.integers(1, 4),
+    st.fractions(min_value=Fraction(1, 12), max_value=100, max_denominator=12),
+)
+awards = st.builds(
+    lambda payee, amount: Transfer(None, payee, amount, "out"),
+    st.integers(0, 4),
+    st.integers(-50, 50).filter(bool),
+)
+
+
+@given(st.lists(moves), st.lists(awards))
+def test_moves_sum_to_zero_and_awards_add_their_total(
+    moved: list[Transfer], awarded: list[Transfer]
+) -> None:
+    ledger = Ledger(moved + awarded)
+    net = ledger.net(5)
+    assert sum(net) == sum(transfer.amount for transfer in awarded)
+    assert net == tuple(ledger.total_for(seat) for seat in range(5))
+    assert sum(Ledger(moved).net(5)) == 0
