@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from pyrummy.core.cards import ALL_CARDS, JOKERS, Card, CardSet, parse_cards
 from pyrummy.core.errors import CardNotationError, IllegalActionError, RulesError
-from pyrummy.core.melds import InvalidMeldError, check_meld
-from pyrummy.core.oracle import exhaustive_solve, is_meld, oracle_deadwood
+from pyrummy.core.melds import InvalidMeldError, all_melds_in, check_meld
+from pyrummy.core.oracle import all_melds, exhaustive_solve, is_meld, oracle_deadwood
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import (
     Arrangement,
@@ -23,6 +23,7 @@ from pyrummy.core.solver import (
     best_discards_of_mask,
     deadwood,
     deadwood_of_mask,
+    deadwood_without_each,
 )
 from pyrummy.core.values import hand_value
 
@@ -61,10 +62,6 @@ def joker_hands(draw: st.DrawFn) -> CardSet:
     real = draw(st.one_of(dense_hands(), random_hands))
     shuffled = draw(st.permutations(list(real)))
     return CardSet(shuffled[: 11 - len(jokers)] + jokers)
-
-
-def _oracle_set(hand: CardSet, rules: Rules) -> set[tuple[tuple[CardSet, ...], CardSet]]:
-    return set(exhaustive_solve(hand, rules).arrangements)
 
 
 def _fast_set(hand: CardSet, rules: Rules) -> set[tuple[tuple[CardSet, ...], CardSet]]:
@@ -203,13 +200,13 @@ def test_dense_hands_match_oracle(hand: CardSet, ace: str) -> None:
     _check_against_oracle(hand, RULES_BY_ACE[ace])
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(joker_hands(), aces)
 def test_joker_hands_match_oracle(hand: CardSet, ace: str) -> None:
     _check_against_oracle(hand, RULES_BY_ACE[ace])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.one_of(dense_hands(), random_hands, joker_hands()), aces, st.data())
 def test_best_discards_match_brute_force(hand: CardSet, ace: str, data: st.DataObject) -> None:
     rules = RULES_BY_ACE[ace]
@@ -292,3 +289,17 @@ def test_oracle_meld_definition_agrees_with_melds_module(cards: CardSet, ace: st
     except InvalidMeldError:
         valid = False
     assert is_meld(cards, rules) == valid
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(dense_hands(), random_hands), aces)
+def test_oracle_melds_agree_with_melds_module(hand: CardSet, ace: str) -> None:
+    rules = RULES_BY_ACE[ace]
+    assert set(all_melds(hand, rules)) == set(all_melds_in(hand, rules))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(dense_hands(), random_hands, joker_hands()), aces)
+def test_deadwood_without_each_matches_one_solve_per_card(hand: CardSet, ace: str) -> None:
+    expected = {card.index: deadwood(hand - CardSet([card]), RULES_BY_ACE[ace]) for card in hand}
+    assert deadwood_without_each(hand.mask, ace) == expected

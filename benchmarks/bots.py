@@ -1,0 +1,191 @@
+"""Bot benchmarks: decision latency per bot and preset, and a duplicate ladder.
+
+Latency: the bot under test sits at seat 0 against simple bots; every call
+of its ``choose`` is timed (wall clock, one process), and the table shows the
+median and 95th percentile in milliseconds, per preset.
+
+Ladder: two bots play the same deals twice with the seats swapped
+(duplicate), so the luck of the deal cancels; the table shows the first
+bot's mean net per deal, its standard error and how many deals it won.
+
+    .venv/bin/python benchmarks/bots.py latency --decisions 200 --hard-decisions 20
+    .venv/bin/python benchmarks/bots.py ladder --deals 200 --preset knock
+    .venv/bin/python benchmarks/bots.py ladder --pairs simple:random --deals 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pyrummy.bots import make_bot
+from pyrummy.bots.base import Bot
+from pyrummy.core.deal import new_deal
+from pyrummy.core.rules import preset_names
+
+#: Player count per preset in the latency table (the most common table size).
+LATENCY_PLAYERS = {
+    "knock": 2,
+    "knock-target": 3,
+    "rummy": 2,
+    "basic": 2,
+    "block": 2,
+    "rotham": 3,
+    "gin": 2,
+}
+DEFAULT_PAIRS = ("simple:random", "medium:simple", "hard:medium")
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))
+    return ordered[index]
+
+
+def time_decisions(
+    bot_name: str, preset: str, players: int, decisions: int, options: dict[str, object]
+) -> list[float]:
+    """Seconds per ``choose`` call of ``bot_name`` at seat 0, over enough deals."""
+    timings: list[float] = []
+    seed = 0
+    while len(timings) < decisions:
+        seed += 1
+        deal = new_deal(preset, players=players, seed=seed, dealer=seed % players)
+        bots: list[Bot] = [make_bot(bot_name, seed=seed, **options)]
+        bots += [make_bot("simple", seed=seed + s) for s in range(1, players)]
+        while not deal.is_over and len(timings) < decisions:
+            seat = deal.current_seat
+            assert seat is not None
+            observation, legal = deal.observe(seat), deal.legal_actions()
+            started = time.perf_counter()
+            action = bots[seat].choose(observation, legal)
+            if seat == 0:
+                timings.append(time.perf_counter() - started)
+            deal.apply(action)
+    return timings
+
+
+def run_latency(args: argparse.Namespace) -> None:
+    presets = args.presets or preset_names()
+    print(f"{'bot':<8} {'preset':<13} {'players':>7} {'calls':>6} {'median ms':>10} {'p95 ms':>9}")
+    for bot_name in args.bots:
+        options: dict[str, object] = {}
+        decisions = args.decisions
+        if bot_name == "hard":
+            options = {"time_budget": args.hard_budget}
+            decisions = args.hard_decisions
+        for preset in presets:
+            players = LATENCY_PLAYERS.get(preset, 2)
+            timings = time_decisions(bot_name, preset, players, decisions, options)
+            print(
+                f"{bot_name:<8} {preset:<13} {players:>7} {len(timings):>6} "
+                f"{statistics.median(timings) * 1e3:>10.3f} {percentile(timings, 0.95) * 1e3:>9.3f}",
+                flush=True,
+            )
+
+
+@dataclass
+class LadderResult:
+    first: str
+    second: str
+    nets: list[float]
+    seconds: float
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.nets)
+
+    @property
+    def stderr(self) -> float:
+        return (
+            statistics.stdev(self.nets) / math.sqrt(len(self.nets)) if len(self.nets) > 1 else 0.0
+        )
+
+    @property
+    def won(self) -> int:
+        return sum(1 for n in self.nets if n > 0)
+
+    @property
+    def lost(self) -> int:
+        return sum(1 for n in self.nets if n < 0)
+
+
+def play_duplicate(
+    first: str,
+    second: str,
+    preset: str,
+    deals: int,
+    seed: int,
+    options: dict[str, dict[str, object]],
+) -> LadderResult:
+    """``first``'s net per deal pair (2 players, both seatings of one deck)."""
+    nets: list[float] = []
+    started = time.perf_counter()
+    for number in range(deals):
+        deal_seed = seed * 100_003 + number
+        total = 0.0
+        for first_seat in (0, 1):
+            deal = new_deal(preset, players=2, seed=deal_seed, dealer=0)
+            names = [first, second] if first_seat == 0 else [second, first]
+            bots = [
+                make_bot(name, seed=deal_seed * 2 + seat, **options.get(name, {}))
+                for seat, name in enumerate(names)
+            ]
+            while not deal.is_over:
+                seat = deal.current_seat
+                assert seat is not None
+                deal.apply(bots[seat].choose(deal.observe(seat), deal.legal_actions()))
+            settlement = deal.settlement
+            assert settlement is not None
+            total += float(settlement.net[first_seat] - settlement.net[1 - first_seat])
+        nets.append(total / 2)
+    return LadderResult(first, second, nets, time.perf_counter() - started)
+
+
+def run_ladder(args: argparse.Namespace) -> None:
+    options: dict[str, dict[str, object]] = {"hard": {"time_budget": args.hard_budget}}
+    if args.hard_rollouts:
+        options["hard"] = {"rollouts": args.hard_rollouts}
+    print(f"preset {args.preset}, 2 players, {args.deals} duplicate deal pairs, seed {args.seed}")
+    print(f"{'pair':<16} {'mean net':>9} {'stderr':>7} {'won':>5} {'lost':>5} {'seconds':>8}")
+    for pair in args.pairs:
+        first, second = pair.split(":")
+        result = play_duplicate(first, second, args.preset, args.deals, args.seed, options)
+        print(
+            f"{first + ' v ' + second:<16} {result.mean:>+9.2f} {result.stderr:>7.2f} "
+            f"{result.won:>5} {result.lost:>5} {result.seconds:>8.1f}",
+            flush=True,
+        )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    latency = commands.add_parser("latency", help="median and p95 time per decision")
+    latency.add_argument("--bots", nargs="+", default=["random", "simple", "medium", "hard"])
+    latency.add_argument("--presets", nargs="+", default=None)
+    latency.add_argument("--decisions", type=int, default=200)
+    latency.add_argument("--hard-decisions", type=int, default=20)
+    latency.add_argument("--hard-budget", type=float, default=0.5)
+    ladder = commands.add_parser("ladder", help="duplicate matches between bot pairs")
+    ladder.add_argument("--pairs", nargs="+", default=list(DEFAULT_PAIRS))
+    ladder.add_argument("--preset", default="knock")
+    ladder.add_argument("--deals", type=int, default=200)
+    ladder.add_argument("--seed", type=int, default=1)
+    ladder.add_argument("--hard-budget", type=float, default=0.5)
+    ladder.add_argument("--hard-rollouts", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.command == "latency":
+        run_latency(args)
+    else:
+        run_ladder(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

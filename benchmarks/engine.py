@@ -1,0 +1,198 @@
+"""Engine speed: random-play deals per second, ours against OpenSpiel and RLCard.
+
+Run beside the peers, which are installed only in the benchmark env::
+
+    .venv-bench/bin/python benchmarks/engine.py [--seconds 3] [--json]
+
+Every engine plays whole deals of two-player Gin Rummy with the same loop:
+build a fresh deal, then until it is over pick a uniformly random legal
+action and apply it. OpenSpiel's deal is dealt by chance nodes, so its loop
+also samples each chance outcome by its probability (that is its shuffle).
+RLCard's loop uses the legal actions of the environment's state. The time
+includes dealing. Then every preset of ours at 2 and 4 players (gin: 2).
+
+The peers play their own rules (OpenSpiel: gin bonus 25, Oklahoma off;
+RLCard: its gin rummy) — the same game in substance, deals of similar
+length (mean actions per deal are printed so that can be checked).
+A missing peer is reported as such; the rest still runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pyrummy.core.deal import new_deal
+from pyrummy.core.rules import find_rules, preset_names
+
+GOAL_VS_OPENSPIEL = 10.0
+
+
+@dataclass
+class Speed:
+    name: str
+    deals: int
+    actions: int
+    seconds: float
+
+    @property
+    def deals_per_second(self) -> float:
+        return self.deals / self.seconds
+
+    @property
+    def actions_per_deal(self) -> float:
+        return self.actions / self.deals
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "deals": self.deals,
+            "deals_per_second": round(self.deals_per_second, 1),
+            "actions_per_deal": round(self.actions_per_deal, 1),
+        }
+
+
+def measure(name: str, play_one: Callable[[int], int], seconds: float, minimum: int = 20) -> Speed:
+    """Play deals (``play_one(i)`` returns the actions taken) for ``seconds``."""
+    play_one(-1)  # warm up: imports, caches, tables
+    deals = actions = 0
+    start = time.perf_counter()
+    while True:
+        actions += play_one(deals)
+        deals += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds and deals >= minimum:
+            return Speed(name, deals, actions, elapsed)
+
+
+def ours(rules_name: str, players: int, rng: random.Random) -> Callable[[int], int]:
+    rules = find_rules(rules_name)
+    cycle = rules.deals if rules.match_end == "deals" else 0
+
+    def play_one(index: int) -> int:
+        number = index % cycle + 1 if cycle and index >= 0 else 1
+        deal = new_deal(
+            rules, players=players, seed=index & 0xFFFFFFFF, dealer=0, deal_number=number
+        )
+        actions = 0
+        while not deal.is_over:
+            deal.apply(rng.choice(deal.legal_actions()))
+            actions += 1
+        return actions
+
+    return play_one
+
+
+def openspiel(rng: random.Random) -> Callable[[int], int] | str:
+    try:
+        import pyspiel
+    except ImportError as exc:
+        return f"not installed ({exc})"
+    game = pyspiel.load_game("gin_rummy")
+
+    def play_one(index: int) -> int:
+        state = game.new_initial_state()
+        actions = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                actions += 1
+        return actions
+
+    return play_one
+
+
+def rlcard_gin(rng: random.Random) -> Callable[[int], int] | str:
+    try:
+        import rlcard
+    except ImportError as exc:
+        return f"not installed ({exc})"
+    env = rlcard.make("gin-rummy", config={"seed": 0})
+
+    def play_one(index: int) -> int:
+        state, _ = env.reset()
+        actions = 0
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            actions += 1
+        return actions
+
+    return play_one
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--no-presets", action="store_true", help="only the gin comparison")
+    args = parser.parse_args(argv)
+    rng = random.Random(2026)
+    say = (lambda *_: None) if args.json else print
+
+    say(f"Random-play deals, {args.seconds:g} s each; Python {platform.python_version()}")
+    say("(the machine's 2 cores are shared: numbers vary by tens of percent)\n")
+    gin = [measure("pyrummy gin", ours("gin", 2, rng), args.seconds)]
+    missing: dict[str, str] = {}
+    for name, factory in (("OpenSpiel gin_rummy", openspiel), ("RLCard gin-rummy", rlcard_gin)):
+        loop = factory(rng)
+        if isinstance(loop, str):
+            missing[name] = loop
+        else:
+            gin.append(measure(name, loop, args.seconds))
+    base = gin[0].deals_per_second
+    say(f"{'two-player gin':<22} {'deals/s':>9} {'actions/deal':>13} {'ours is':>9}")
+    for speed in gin:
+        ratio = base / speed.deals_per_second
+        say(
+            f"{speed.name:<22} {speed.deals_per_second:>9.1f} {speed.actions_per_deal:>13.1f}"
+            f" {ratio:>8.2f}x"
+        )
+    for name, why in missing.items():
+        say(f"{name:<22} {why}")
+    ratios = {s.name: base / s.deals_per_second for s in gin[1:]}
+    spiel = ratios.get("OpenSpiel gin_rummy")
+    if spiel is not None:
+        verdict = "meets" if spiel >= GOAL_VS_OPENSPIEL else "misses"
+        say(f"\nvs OpenSpiel: {spiel:.2f}x ({verdict} the goal of {GOAL_VS_OPENSPIEL:g}x)")
+
+    presets: list[Speed] = []
+    if not args.no_presets:
+        say(f"\n{'preset':<22} {'deals/s':>9} {'actions/deal':>13}")
+        for name in preset_names():
+            rules = find_rules(name)
+            for players in (2, 4):
+                if not rules.min_players <= players <= rules.max_players:
+                    continue
+                speed = measure(f"{name} ({players}p)", ours(name, players, rng), args.seconds)
+                presets.append(speed)
+                say(
+                    f"{speed.name:<22} {speed.deals_per_second:>9.1f}"
+                    f" {speed.actions_per_deal:>13.1f}"
+                )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "seconds": args.seconds,
+                    "gin": [s.to_dict() for s in gin],
+                    "missing": missing,
+                    "ratios": {k: round(v, 2) for k, v in ratios.items()},
+                    "presets": [s.to_dict() for s in presets],
+                },
+                indent=2,
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

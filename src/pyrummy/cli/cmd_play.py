@@ -1,0 +1,103 @@
+"""``pyrummy play``: you against bots in the terminal.
+
+You sit in seat 0; each name in ``--bots`` takes the next seat, so the
+number of players is the number of bots + 1. Type ``?`` at the prompt for
+the keys; the full text form of every action (``discard 7H``,
+``meld 7H 8H 9H``, ``layoff 9H 2``) works too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from rich.console import Console
+
+from pyrummy.cli.play import PlaySession
+from pyrummy.core.errors import RulesError
+from pyrummy.core.rules import find_rules, parse_options
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play against bots in the terminal",
+        description=__doc__.replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--rules", default="knock", help="preset (default knock)")
+    parser.add_argument(
+        "--bots",
+        default="simple",
+        help="opponents, comma separated, one per seat after yours (default simple)",
+    )
+    parser.add_argument("--seed", type=_whole, default=None, help="seed of the match")
+    parser.add_argument("--target", type=_whole, default=None, help="play to this score instead")
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules option, e.g. -o ace=high_or_low (repeatable)",
+    )
+    parser.add_argument(
+        "--delay",
+        type=_seconds,
+        default=0.4,
+        metavar="SECONDS",
+        help="pause after each bot move (default 0.4)",
+    )
+    parser.add_argument(
+        "--no-pause", action="store_true", help="do not wait for Enter between deals"
+    )
+    parser.set_defaults(func=run)
+
+
+def _whole(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if value < 0 or math.isinf(value) or math.isnan(value):
+        raise argparse.ArgumentTypeError(f"expected seconds >= 0, got {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    from pyrummy.bots import BOT_NAMES
+
+    bot_names = [name.strip().lower() for name in args.bots.split(",")]
+    for name in bot_names:
+        if name not in BOT_NAMES:
+            raise RulesError(f"unknown bot {name!r}; bots are: {', '.join(sorted(BOT_NAMES))}")
+    options = parse_options(args.option)
+    rules = find_rules(args.rules, **options)
+    rules.check_players(len(bot_names) + 1)
+    if args.target is not None and args.target < 1:
+        raise RulesError("--target must be at least 1")
+    console = Console(highlight=False)
+    session = PlaySession.new(
+        rules.name,
+        bot_names,
+        console,
+        lambda prompt: console.input(f"[bold green]{prompt}[/]"),
+        seed=args.seed,
+        target=args.target,
+        options=options,
+        pause_between_deals=not args.no_pause,
+        bot_delay=args.delay if console.is_terminal else 0.0,
+    )
+    session.run()
+    return 0

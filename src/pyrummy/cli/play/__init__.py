@@ -1,0 +1,5 @@
+"""Terminal play against bots: input commands, the rich view, the loop."""
+
+from pyrummy.cli.play.session import PlaySession
+
+__all__ = ["PlaySession"]

@@ -1,0 +1,493 @@
+"""Actions of a deal: their text form and a fixed integer encoding.
+
+An :class:`Action` is what one seat does in one step of a deal. People,
+tests and records use the text form; learning code uses the integer
+encoding of :class:`ActionSpace` (see ``docs/actions.md``).
+
+Text forms: ``draw stock``, ``draw discard``, ``decline``, ``discard 7H``,
+``knock 7H``, ``meld 7H 8H 9H``, ``layoff 9H 2`` (the number of a table meld,
+from 0, in the order the melds were laid), ``swap-joker 5H 1``, ``undo``.
+
+>>> action = parse_action("Meld 9♥ 7h 8H")
+>>> str(action), action.kind.name
+('meld 9H 7H 8H', 'MELD')
+>>> space = action_space("rummy")
+>>> n = space.encode(action)
+>>> str(space.decode(n))
+'meld 7H 8H 9H'
+>>> parse_action("layoff 10D 2") == Action(ActionKind.LAYOFF, (Card("TD"),), 2)
+True
+>>> parse_action("discard 7H 8H")
+Traceback (most recent call last):
+...
+pyrummy.core.errors.IllegalActionError: cannot read the action 'discard 7H 8H': discard takes exactly one card
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+from itertools import combinations
+from typing import Final
+
+from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, Rank, Suit, parse_card
+from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyError
+from pyrummy.core.messages import Message, render
+from pyrummy.core.rules import AceRule, Family, Rules, find_rules
+
+#: Upper bound of table melds (55 cards, at least 3 per meld): lay-off and
+#: swap-joker targets are numbered below it.
+MAX_TABLE_MELDS: Final = 18
+
+
+class ActionKind(IntEnum):
+    """The kinds of action, in the order of the integer encoding."""
+
+    DRAW_STOCK = 0
+    DRAW_DISCARD = 1
+    DECLINE = 2
+    UNDO = 3
+    DISCARD = 4
+    KNOCK = 5
+    MELD = 6
+    LAYOFF = 7
+    SWAP_JOKER = 8
+
+    @property
+    def word(self) -> str:
+        return _WORDS[self]
+
+
+_WORDS: Final = {
+    ActionKind.DRAW_STOCK: "draw stock",
+    ActionKind.DRAW_DISCARD: "draw discard",
+    ActionKind.DECLINE: "decline",
+    ActionKind.UNDO: "undo",
+    ActionKind.DISCARD: "discard",
+    ActionKind.KNOCK: "knock",
+    ActionKind.MELD: "meld",
+    ActionKind.LAYOFF: "layoff",
+    ActionKind.SWAP_JOKER: "swap-joker",
+}
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """One step of a deal. ``cards`` are in meld order for a meld.
+
+    >>> str(Action(ActionKind.DISCARD, (Card("TH"),)))
+    'discard TH'
+    >>> str(Action(ActionKind.SWAP_JOKER, (Card("5H"),), 1))
+    'swap-joker 5H 1'
+    """
+
+    kind: ActionKind
+    cards: tuple[Card, ...] = ()
+    target: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.kind.word, *(str(card) for card in self.cards)]
+        if self.target is not None:
+            parts.append(str(self.target))
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+    @property
+    def card(self) -> Card:
+        """The one card of a discard, knock, lay-off or swap."""
+        return self.cards[0]
+
+    def to_int(self, rules: Rules | str) -> int:
+        """This action's number in the fixed action space of ``rules``."""
+        return action_space(rules).encode(self)
+
+    @staticmethod
+    def from_int(number: int, rules: Rules | str) -> Action:
+        """The action with this number in the action space of ``rules``."""
+        return action_space(rules).decode(number)
+
+
+DRAW_STOCK: Final = Action(ActionKind.DRAW_STOCK)
+DRAW_DISCARD: Final = Action(ActionKind.DRAW_DISCARD)
+DECLINE: Final = Action(ActionKind.DECLINE)
+UNDO: Final = Action(ActionKind.UNDO)
+#: One interned action per card: the deal's hot loops reuse these.
+DISCARDS: Final = tuple(Action(ActionKind.DISCARD, (card,)) for card in ALL_CARDS)
+KNOCKS: Final = tuple(Action(ActionKind.KNOCK, (card,)) for card in ALL_CARDS)
+
+_SIMPLE: Final = {
+    "draw stock": DRAW_STOCK,
+    "draw discard": DRAW_DISCARD,
+    "draw pile": DRAW_DISCARD,
+    "decline": DECLINE,
+    "pass": DECLINE,
+    "undo": UNDO,
+}
+_KIND_BY_WORD: Final = {
+    "discard": ActionKind.DISCARD,
+    "knock": ActionKind.KNOCK,
+    "meld": ActionKind.MELD,
+    "layoff": ActionKind.LAYOFF,
+    "lay-off": ActionKind.LAYOFF,
+    "lay_off": ActionKind.LAYOFF,
+    "swap-joker": ActionKind.SWAP_JOKER,
+    "swap_joker": ActionKind.SWAP_JOKER,
+    "swap": ActionKind.SWAP_JOKER,
+}
+_SPLIT: Final = re.compile(r"[\s,;]+")
+
+
+def _unreadable(text: str, why: str) -> IllegalActionError:
+    message = Message.of("action.unknown", text=text)
+    error = IllegalActionError(f"{render(message)}: {why}")
+    error.reason = message  # type: ignore[attr-defined]
+    return error
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form (any case, ``10`` or ``T``, ♠♥♦♣).
+
+    >>> parse_action("DRAW  Stock"), parse_action("knock 10♦"), parse_action("swap-joker 5h 1")
+    (Action('draw stock'), Action('knock TD'), Action('swap-joker 5H 1'))
+    >>> parse_action("layoff 9H")
+    Traceback (most recent call last):
+    ...
+    pyrummy.core.errors.IllegalActionError: cannot read the action 'layoff 9H': layoff needs a card and a table meld number, like 'layoff 9H 2'
+    """
+    if isinstance(text, Action):
+        return text
+    if not isinstance(text, str):
+        raise _unreadable(repr(text), "an action is text like 'discard 7H'")
+    words = [w for w in _SPLIT.split(text.strip()) if w]
+    if not words:
+        raise _unreadable(text, "the action is empty")
+    simple = _SIMPLE.get(" ".join(words).lower())
+    if simple is not None:
+        return simple
+    kind = _KIND_BY_WORD.get(words[0].lower())
+    if kind is None:
+        known = "draw stock, draw discard, decline, discard, knock, meld, layoff, swap-joker, undo"
+        raise _unreadable(text, f"unknown action {words[0]!r}; actions are: {known}")
+    args = words[1:]
+    if kind in (ActionKind.DISCARD, ActionKind.KNOCK):
+        if len(args) != 1:
+            raise _unreadable(text, f"{kind.word} takes exactly one card")
+        return Action(kind, (_card(text, args[0]),))
+    if kind is ActionKind.MELD:
+        if not args:
+            raise _unreadable(text, "meld needs its cards, like 'meld 7H 8H 9H'")
+        cards = tuple(_card(text, word) for word in args)
+        if len(set(cards)) != len(cards):
+            raise _unreadable(text, "a card appears twice")
+        return Action(kind, cards)
+    if len(args) != 2 or not args[1].isdigit():
+        example = "layoff 9H 2" if kind is ActionKind.LAYOFF else "swap-joker 5H 1"
+        raise _unreadable(
+            text, f"{kind.word} needs a card and a table meld number, like {example!r}"
+        )
+    return Action(kind, (_card(text, args[0]),), int(args[1]))
+
+
+def _card(text: str, word: str) -> Card:
+    try:
+        return parse_card(word)
+    except CardNotationError as exc:
+        raise _unreadable(text, str(exc)) from None
+
+
+# ---------------------------------------------------------------------------
+# the integer encoding
+
+MeldKey = tuple[int, tuple[int, ...]]
+"""A meld's identity: (mask of its cards, the cards its jokers stand for).
+
+For a run the second part lists, in position order, the card each joker
+stands for; for a set and a meld without jokers it is empty. Jokers are
+always placed in number order along the meld (X1 before X2), so the key
+never depends on which joker is which.
+"""
+
+
+def _window_starts(length: int, ace: AceRule) -> range:
+    if ace == "low":
+        return range(0, 14 - length)
+    if ace == "high_or_low":
+        return range(0, 15 - length)
+    return range(0, 13)
+
+
+@lru_cache(maxsize=4)
+def run_windows(ace: AceRule) -> tuple[tuple[int, int], ...]:
+    """(start, length) of every run window, distinct by rank pattern."""
+    seen: set[int] = set()
+    windows = []
+    for length in range(3, 14):
+        for start in _window_starts(length, ace):
+            pattern = sum(1 << ((start + i) % 13) for i in range(length))
+            if pattern not in seen:
+                seen.add(pattern)
+                windows.append((start, length))
+    return tuple(windows)
+
+
+def _plain_melds(ace: AceRule) -> Iterator[tuple[Card, ...]]:
+    """Every meld without jokers, in encoding order: sets by rank, then runs."""
+    for rank in Rank:
+        suits = [Card(rank, suit) for suit in Suit]
+        yield from combinations(suits, 3)
+        yield tuple(suits)
+    for suit in Suit:
+        for start, length in run_windows(ace):
+            yield tuple(Card(Rank((start + i) % 13), suit) for i in range(length))
+
+
+def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[Card, ...]]:
+    """Every meld with jokers (at least two real cards), in encoding order."""
+    available = JOKERS[:jokers]
+    for rank in Rank:
+        suits = [Card(rank, suit) for suit in Suit]
+        for reals in (2, 3):
+            for real in combinations(suits, reals):
+                for count in range(1, 4 - reals + 1):
+                    for chosen in combinations(available, count):
+                        yield (*real, *chosen)
+    for suit in Suit:
+        for start, length in run_windows(ace):
+            represents = [Card(Rank((start + i) % 13), suit) for i in range(length)]
+            for count in range(1, min(jokers, length - 2) + 1):
+                for positions in combinations(range(length), count):
+                    for chosen in combinations(available, count):
+                        placed = iter(chosen)
+                        yield tuple(
+                            next(placed) if i in positions else card
+                            for i, card in enumerate(represents)
+                        )
+
+
+def _key_of_cards(cards: tuple[Card, ...], ace: AceRule) -> MeldKey:
+    """The key of cards already in canonical meld order (as generated above)."""
+    mask = 0
+    for card in cards:
+        mask |= card.bit
+    reals = [card for card in cards if not card.is_joker]
+    if len(reals) == len(cards) or len({card.rank for card in reals}) == 1:
+        return mask, ()
+    first = next(i for i, card in enumerate(cards) if not card.is_joker)
+    rank, suit = cards[first].rank, cards[first].suit
+    assert rank is not None and suit is not None
+    start = rank - first
+    stands = tuple(13 * suit + (start + i) % 13 for i, card in enumerate(cards) if card.is_joker)
+    return mask, stands
+
+
+def canonical_jokers(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The same meld with its jokers renumbered in position order (X1 first).
+
+    >>> canonical_jokers(tuple(Card(c) for c in "5H X3 X1 8H".split()))
+    (Card('5H'), Card('X1'), Card('X3'), Card('8H'))
+    """
+    jokers = iter(sorted(card for card in cards if card.is_joker))
+    return tuple(next(jokers) if card.is_joker else card for card in cards)
+
+
+class ActionSpace:
+    """The fixed numbering of every action of one kind of game.
+
+    Numbers, in order (``N`` = cards in the deck, ``T`` =
+    :data:`MAX_TABLE_MELDS`): ``0`` draw stock, ``1`` draw discard, ``2``
+    decline, ``3`` undo; ``4 + c`` discard card ``c``; knock games: then
+    ``knock c``; melding games: then every meld (sets by rank, then runs by
+    suit, then melds with jokers), then ``layoff c t`` at ``c * T + t``, then
+    (with jokers) ``swap-joker c t`` for the 52 real cards.
+
+    >>> space = action_space("gin")
+    >>> space.size, space.encode(parse_action("knock AS")), str(space.decode(4))
+    (108, 56, 'discard AS')
+    >>> action_space("rummy").size, action_space("rotham").size
+    (1321, 35602)
+    """
+
+    def __init__(self, family: Family, ace: AceRule, jokers: int) -> None:
+        self.family = family
+        self.ace = ace
+        self.jokers = jokers
+        self.cards = N_STANDARD + jokers
+        self.discard_base = 4
+        next_base = self.discard_base + self.cards
+        self.knock_base = next_base
+        self.meld_base = next_base
+        self._melds: list[Action] = []
+        self._meld_index: dict[MeldKey, int] = {}
+        if family != "melding":
+            next_base += self.cards
+            self.meld_base = next_base
+        else:
+            for cards in _plain_melds(ace):
+                self._add_meld(cards)
+            if jokers:
+                for cards in _joker_melds(ace, jokers):
+                    self._add_meld(cards)
+            next_base += len(self._melds)
+        self.layoff_base = next_base
+        if family == "melding":
+            next_base += self.cards * MAX_TABLE_MELDS
+        self.swap_base = next_base
+        if family == "melding" and jokers:
+            next_base += N_STANDARD * MAX_TABLE_MELDS
+        self.size = next_base
+
+    def _add_meld(self, cards: tuple[Card, ...]) -> None:
+        key = _key_of_cards(cards, self.ace)
+        if key not in self._meld_index:
+            self._meld_index[key] = len(self._melds)
+            self._melds.append(Action(ActionKind.MELD, cards))
+
+    @property
+    def meld_count(self) -> int:
+        return len(self._melds)
+
+    @property
+    def meld_index(self) -> Mapping[MeldKey, int]:
+        """Meld key -> meld number (add ``meld_base`` for the action number)."""
+        return self._meld_index
+
+    def meld_action(self, key: MeldKey) -> Action:
+        """The canonical meld action with this key (KeyError if none)."""
+        return self._melds[self._meld_index[key]]
+
+    def encode(self, action: Action) -> int:
+        """The number of ``action``; a meld's cards may be in any order.
+
+        Raises :class:`IllegalActionError` for an action outside this space.
+        """
+        kind = action.kind
+        if kind is ActionKind.DRAW_STOCK:
+            return 0
+        if kind is ActionKind.DRAW_DISCARD:
+            return 1
+        if kind is ActionKind.DECLINE:
+            return 2
+        if kind is ActionKind.UNDO:
+            return 3
+        if kind is ActionKind.DISCARD:
+            return self.discard_base + self._card_number(action)
+        if kind is ActionKind.KNOCK:
+            if self.family == "melding":
+                raise self._outside(action, "there is no knock in a melding game")
+            return self.knock_base + self._card_number(action)
+        if self.family != "melding":
+            raise self._outside(action, f"there is no {kind.word} in a knock game")
+        if kind is ActionKind.MELD:
+            return self.meld_base + self._meld_number(action)
+        target = action.target
+        if target is None or not 0 <= target < MAX_TABLE_MELDS:
+            raise self._outside(action, f"meld number must be 0-{MAX_TABLE_MELDS - 1}")
+        if kind is ActionKind.LAYOFF:
+            return self.layoff_base + self._card_number(action) * MAX_TABLE_MELDS + target
+        if not self.jokers:
+            raise self._outside(action, "there are no jokers in this game")
+        card = self._card_number(action)
+        if card >= N_STANDARD:
+            raise self._outside(action, "a joker is exchanged for a real card, not a joker")
+        return self.swap_base + card * MAX_TABLE_MELDS + target
+
+    def decode(self, number: int) -> Action:
+        """The action numbered ``number`` (``IllegalActionError`` if out of range)."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise IllegalActionError(f"{number!r} is not an action number")
+        if not 0 <= number < self.size:
+            raise IllegalActionError(f"{number} is not an action number (0-{self.size - 1})")
+        if number < 4:
+            return (DRAW_STOCK, DRAW_DISCARD, DECLINE, UNDO)[number]
+        if number < self.discard_base + self.cards:
+            return DISCARDS[number - self.discard_base]
+        if self.family != "melding":
+            return KNOCKS[number - self.knock_base]
+        if number < self.layoff_base:
+            return self._melds[number - self.meld_base]
+        if number < self.swap_base:
+            card, target = divmod(number - self.layoff_base, MAX_TABLE_MELDS)
+            return Action(ActionKind.LAYOFF, (ALL_CARDS[card],), target)
+        card, target = divmod(number - self.swap_base, MAX_TABLE_MELDS)
+        return Action(ActionKind.SWAP_JOKER, (ALL_CARDS[card],), target)
+
+    def normalize(self, action: Action) -> Action:
+        """The canonical form of ``action`` (a meld's cards in meld order)."""
+        if action.kind is not ActionKind.MELD:
+            return action
+        return self._melds[self._meld_number(action)]
+
+    def _card_number(self, action: Action) -> int:
+        if len(action.cards) != 1:
+            raise self._outside(action, f"{action.kind.word} takes exactly one card")
+        index = action.cards[0].index
+        if index >= self.cards:
+            raise self._outside(action, f"{action.cards[0]} is not in this deck")
+        return index
+
+    def _meld_number(self, action: Action) -> int:
+        cards = action.cards
+        if any(card.index >= self.cards for card in cards):
+            raise self._outside(action, "a card is not in this deck")
+        mask = 0
+        for card in cards:
+            mask |= card.bit
+        if mask.bit_count() != len(cards):
+            raise self._outside(action, "a card appears twice")
+        if not any(card.is_joker for card in cards):
+            key: MeldKey = (mask, ())
+        else:
+            key = self._joker_key(action)
+        number = self._meld_index.get(key)
+        if number is None:
+            raise self._invalid_meld(action)
+        return number
+
+    def _joker_key(self, action: Action) -> MeldKey:
+        from pyrummy.core.melds import check_meld  # melds imports nothing of actions
+
+        try:
+            meld = check_meld(action.cards, _ACE_RULES[self.ace])
+        except RummyError:
+            raise self._invalid_meld(action) from None
+        return _key_of_cards(canonical_jokers(meld.cards), self.ace)
+
+    def _invalid_meld(self, action: Action) -> IllegalActionError:
+        from pyrummy.core.melds import InvalidMeldError, check_meld
+
+        try:
+            check_meld(action.cards, _ACE_RULES[self.ace])
+        except InvalidMeldError as exc:
+            message = Message.of("action.invalid_meld", reason=str(exc))
+            error = IllegalActionError(render(message))
+            error.reason = message  # type: ignore[attr-defined]
+            return error
+        return self._outside(action, "not a meld of this game")
+
+    @staticmethod
+    def _outside(action: Action, why: str) -> IllegalActionError:
+        return IllegalActionError(f"{action}: {why}")
+
+
+_ACE_RULES: Final[dict[str, Rules]] = {
+    "low": find_rules("basic"),
+    "high_or_low": find_rules("basic", ace="high_or_low"),
+    "around_the_corner": find_rules("basic", ace="around_the_corner"),
+}
+
+
+@lru_cache(maxsize=16)
+def _space(family: Family, ace: AceRule, jokers: int) -> ActionSpace:
+    return ActionSpace(family, ace, jokers)
+
+
+def action_space(rules: Rules | str) -> ActionSpace:
+    """The (shared, immutable) action space of these rules."""
+    resolved = rules if isinstance(rules, Rules) else find_rules(rules)
+    family = resolved.family
+    return _space(family, resolved.ace, resolved.jokers if family == "melding" else 0)

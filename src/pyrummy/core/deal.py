@@ -1,0 +1,1320 @@
+"""One deal of any preset as an explicit state machine (RULES.md §1-§8).
+
+A :class:`Deal` is in one :class:`~pyrummy.core.phases.Phase` at a time;
+:meth:`Deal.legal_actions` lists what the seat to play may do (sorted by the
+integer encoding of :mod:`pyrummy.core.actions`, no repeats) and
+:meth:`Deal.apply` does one of them, or raises
+:class:`~pyrummy.core.errors.IllegalActionError` with the reason and changes
+nothing.
+
+Dealing (RULES.md §1): ``deck[0]`` is dealt first, one card at a time,
+clockwise, starting with the seat to the dealer's left (``dealer + 1``); in
+Rotham the starting player's eighth card comes after the round-robin. The
+next card is turned face up to start the discard pile; the card after it is
+the top of the stock (drawn first), the last card of ``deck`` its bottom.
+
+>>> deal = new_deal("knock", players=4, seed=1)
+>>> [len(deal.hands(s)) for s in range(4)], deal.observe(None).stock_count
+([7, 7, 7, 7], 23)
+>>> deal.phase, deal.current_seat, [str(a) for a in deal.legal_actions()]
+(<Phase.DRAW: 'draw'>, 1, ['draw stock', 'draw discard'])
+>>> deal.apply("draw stock")
+>>> card = deal.hands(1).sorted_by_rank()[0]
+>>> deal.apply(f"knock {card}")
+>>> deal.is_over, deal.settlement is not None, deal.current_seat
+(True, True, None)
+
+Rulings where RULES.md is silent (see also ``docs/actions.md``):
+
+- *Taken discard* (every melding preset): you may not meld or lay off so
+  that the card you took from the discard pile this turn is the only card
+  left in your hand (you could not discard it), and you may not discard it.
+- *Undo*: melding games take back melds, lay-offs and joker exchanges of the
+  current turn one by one, latest first, and a draw from the discard pile
+  while nothing else of the turn is left to undo. Knock and gin may undo a
+  draw from the discard pile before the discard. A stock draw is final.
+- *Declining at an empty stock* (``stock_refill="on_decline"``): the pile is
+  turned over (or shuffled) into the new stock and the same player draws its
+  top card at once, as part of ``decline``.
+- *All-seven deals* (Rotham deals in ``rules.all_seven_deals``): a meld or
+  lay-off is legal only if the cards left in the hand can still all be
+  melded among themselves with at most one card over (to discard); a player
+  who started going down this turn may discard only their last card (so
+  they go out this turn, or undo). The one-meld-per-turn limit does not
+  apply to that turn: going down all at once needs several melds.
+- *Going rummy* counts a joker exchange as having put cards down.
+- *Turn cap*: the turn numbered ``rules.turn_cap + 1`` is never played: the
+  deal ends with nobody out (knock: showdown without a knocker; melding:
+  :func:`settle_no_winner`; gin: a draw).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import TYPE_CHECKING, Final
+
+from pyrummy.core.actions import (
+    DECLINE,
+    DISCARDS,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    KNOCKS,
+    MAX_TABLE_MELDS,
+    UNDO,
+    Action,
+    ActionKind,
+    ActionSpace,
+    MeldKey,
+    action_space,
+    canonical_jokers,
+    parse_action,
+    run_windows,
+)
+from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, CardSet, parse_card_list
+from pyrummy.core.errors import IllegalActionError, RulesError, RummyError
+from pyrummy.core.melds import (
+    Meld,
+    MeldKind,
+    all_melds_in,
+    check_meld,
+    extend_meld,
+    swap_joker,
+)
+from pyrummy.core.messages import Message, render, show_cards
+from pyrummy.core.observation import PublicUndo, TableMeld
+from pyrummy.core.phases import Phase
+from pyrummy.core.rules import Rules, find_rules
+from pyrummy.core.settlement import (
+    Settlement,
+    settle,
+    settle_draw,
+    settle_going_out,
+    settle_no_winner,
+)
+from pyrummy.core.solver import deadwood_of_mask
+
+if TYPE_CHECKING:
+    from pyrummy.core.observation import Observation
+
+__all__ = ["Deal", "Phase", "arrange_deck", "new_deal"]
+
+_STANDARD_MASK: Final = (1 << N_STANDARD) - 1
+#: Interned lay-off actions, by card number and table meld number.
+_LAYOFFS: Final = tuple(
+    tuple(Action(ActionKind.LAYOFF, (card,), target) for target in range(MAX_TABLE_MELDS))
+    for card in ALL_CARDS
+)
+_GIN_VALUES: Final = tuple(min(i % 13 + 1, 10) for i in range(N_STANDARD))
+
+# An undo entry: what the turn did and the state before it.
+# ("draw", card) or ("table", (hand, table, own_meld, melds_turn, played_turn, public, held))
+_Snapshot = tuple[int, tuple["TableMeld", ...], bool, int, bool, int, int]
+
+
+def _illegal(key: str, **params: str) -> IllegalActionError:
+    message = Message.of(key, **params)
+    error = IllegalActionError(render(message))
+    error.reason = message  # type: ignore[attr-defined]
+    return error
+
+
+# Card numbers per byte of a mask, at each of the 7 byte offsets: iterating
+# a hand byte by byte is several times faster than bit by bit.
+_BYTE_INDICES: Final = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if chunk >> i & 1) for chunk in range(256))
+    for k in range(7)
+)
+
+
+_DISCARD_BYTES: Final = tuple(
+    tuple(tuple(DISCARDS[i] for i in indices if i < len(DISCARDS)) for indices in by_chunk)
+    for by_chunk in _BYTE_INDICES
+)
+_KNOCK_BYTES: Final = tuple(
+    tuple(tuple(KNOCKS[i] for i in indices if i < len(KNOCKS)) for indices in by_chunk)
+    for by_chunk in _BYTE_INDICES
+)
+# Legal actions of the draw phases (shared: callers only get copies).
+_DRAW_BOTH: Final = [DRAW_STOCK, DRAW_DISCARD]
+_DRAW_STOCK_ONLY: Final = [DRAW_STOCK]
+_DECLINE_BOTH: Final = [DRAW_DISCARD, DECLINE]
+_DECLINE_ONLY: Final = [DECLINE]
+
+
+def _bits(mask: int) -> list[int]:
+    """The card numbers in ``mask``, ascending."""
+    found: list[int] = []
+    k = 0
+    while mask:
+        chunk = mask & 0xFF
+        if chunk:
+            found.extend(_BYTE_INDICES[k][chunk])
+        mask >>= 8
+        k += 1
+    return found
+
+
+def _as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> Rules:
+    if isinstance(rules, Rules):
+        return rules.with_options(**options) if options else rules
+    return find_rules(rules, **(options or {}))
+
+
+class Deal:
+    """One deal: the full state, legal actions and their effects.
+
+    Full state is open here (:meth:`hands`, :attr:`deck`) for tests, replay
+    and the table manager; a seat sees only :meth:`observe`.
+    """
+
+    __slots__ = (
+        "_all_seven",
+        "_drawn",
+        "_end",
+        "_exhaustions",
+        "_hands",
+        "_knock_card",
+        "_legal",
+        "_melds_turn",
+        "_own_meld",
+        "_pending",
+        "_pile",
+        "_play_phase",
+        "_played",
+        "_played_turn",
+        "_public",
+        "_rng",
+        "_seat",
+        "_settlement",
+        "_space",
+        "_stock",
+        "_stock_public",
+        "_stock_recycled",
+        "_table",
+        "_taken",
+        "_taken_held",
+        "_undo",
+        "deal_number",
+        "dealer",
+        "deck",
+        "history",
+        "phase",
+        "players",
+        "rules",
+        "seed",
+        "turn",
+    )
+
+    rules: Rules
+    players: int
+    dealer: int
+    deal_number: int
+    deck: tuple[Card, ...]
+    seed: int | None
+    history: list[tuple[int, Action]]
+    phase: Phase
+    turn: int
+    _settlement: Settlement | None
+    _pending: tuple[str, int | None, bool] | None
+    _all_seven: bool
+    _drawn: int | None
+    _end: str
+    _exhaustions: int
+    _hands: list[int]
+    _knock_card: int | None
+    _legal: list[Action] | None
+    _melds_turn: int
+    _own_meld: list[bool]
+    _play_phase: Phase
+    _pile: list[int]
+    _played: list[bool]
+    _played_turn: bool
+    _public: list[int]
+    _rng: random.Random | None
+    _seat: int
+    _space: ActionSpace
+    _stock: list[int]
+    _stock_public: bool
+    _stock_recycled: bool
+    _table: list[TableMeld]
+    _taken: int | None
+    _taken_held: list[int]
+    _undo: list[tuple[str, int | _Snapshot]]
+
+    # -- construction -------------------------------------------------------
+    @classmethod
+    def from_deck(
+        cls,
+        rules_or_deck: Rules | str | Sequence[Card],
+        players: int | None = None,
+        dealer: int = 0,
+        deck: Sequence[Card] | str | None = None,
+        deal_number: int = 1,
+        *,
+        rules: Rules | str | None = None,
+    ) -> Deal:
+        """A deal dealt from an explicit deck order (``deck[0]`` dealt first).
+
+        Called as ``Deal.from_deck(rules, players, dealer, deck)`` or
+        ``Deal.from_deck(deck, rules=..., players=..., dealer=...)``.
+
+        >>> deck = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS " * 0
+        >>> deal = Deal.from_deck("gin", 2, 0, new_deal("gin", 2, seed=5).deck)
+        >>> deal.deck == new_deal("gin", 2, seed=5).deck
+        True
+        """
+        if rules is None:
+            if not isinstance(rules_or_deck, (Rules, str)):
+                raise RulesError("from_deck needs the rules")
+            rules = rules_or_deck
+        elif deck is None:
+            if isinstance(rules_or_deck, (Rules, str)):
+                raise RulesError("from_deck needs the deck")
+            deck = rules_or_deck
+        if deck is None:
+            raise RulesError("from_deck needs the deck")
+        if players is None:
+            raise RulesError("from_deck needs the number of players")
+        the_rules = _as_rules(rules)
+        cards = parse_card_list(deck) if isinstance(deck, str) else list(deck)
+        size = the_rules.deck_size
+        mask = 0
+        for card in cards:
+            if not isinstance(card, Card):
+                raise RulesError(f"{card!r} is not a card")
+            mask |= card.bit
+        if len(cards) != size or mask != (1 << size) - 1:
+            raise RulesError(
+                f"the deck must hold each of the {size} cards of {the_rules.name} once "
+                f"(got {len(cards)} cards, {mask.bit_count()} distinct)"
+            )
+        deal = cls._blank(the_rules, players, dealer, deal_number)
+        deal.deck = tuple(cards)
+        deal._deal_out()
+        return deal
+
+    @classmethod
+    def _blank(cls, rules: Rules, players: int, dealer: int, deal_number: int) -> Deal:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"players: expected a whole number, got {players!r}")
+        rules.check_players(players)
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise RulesError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
+        if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number < 1:
+            raise RulesError(f"deal_number must be 1 or more, not {deal_number!r}")
+        deal = object.__new__(cls)
+        deal.rules = rules
+        deal.players = players
+        deal.dealer = dealer
+        deal.deal_number = deal_number
+        deal.deck = ()
+        deal.seed = None
+        deal.history = []
+        deal.phase = Phase.DEAL
+        deal.turn = 0
+        deal._settlement = None
+        deal._pending = None
+        deal._space = action_space(rules)
+        deal._hands = [0] * players
+        deal._stock = []
+        deal._pile = []
+        deal._table = []
+        deal._seat = (dealer + 1) % players
+        deal._drawn = None
+        deal._taken = None
+        deal._undo = []
+        deal._melds_turn = 0
+        deal._played_turn = False
+        deal._played = [False] * players
+        deal._own_meld = [False] * players
+        deal._public = [0] * players
+        deal._taken_held = [0] * players
+        deal._exhaustions = 0
+        deal._stock_public = False
+        deal._stock_recycled = False
+        deal._knock_card = None
+        deal._rng = None
+        deal._legal = None
+        deal._all_seven = rules.family == "melding" and deal_number in rules.all_seven_deals
+        deal._end = ""
+        deal._play_phase = Phase.MELD if rules.family == "melding" else Phase.DISCARD
+        return deal
+
+    def _deal_out(self) -> None:
+        rules, players = self.rules, self.players
+        size = rules.hand_size(players)
+        starter = (self.dealer + 1) % players
+        order = [c.index for c in self.deck]
+        position = 0
+        for _ in range(size):
+            for offset in range(players):
+                seat = (starter + offset) % players
+                self._hands[seat] |= 1 << order[position]
+                position += 1
+        if rules.starter_extra_card:
+            self._hands[starter] |= 1 << order[position]
+            position += 1
+        self._pile = [order[position]]
+        self._stock = order[position + 1 :][::-1]
+        self.turn = 0
+        self._start_turn(starter, first=True)
+
+    # -- public state -------------------------------------------------------
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to play, None once the deal is over."""
+        return None if self.phase is Phase.OVER else self._seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def end_reason(self) -> str:
+        """How the deal ended: ``knock``, ``out``, ``decline``, ``exhausted``,
+        ``wall``, ``cap`` ('' while it goes on)."""
+        return self._end
+
+    def hands(self, seat: int) -> CardSet:
+        """The cards in ``seat``'s hand (full state: for tests and replay)."""
+        return CardSet(self._hands[seat])
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The stock, top card first (full state)."""
+        return tuple(ALL_CARDS[i] for i in reversed(self._stock))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        """The discard pile, bottom to top (public)."""
+        return tuple(ALL_CARDS[i] for i in self._pile)
+
+    @property
+    def table(self) -> tuple[TableMeld, ...]:
+        return tuple(self._table)
+
+    @property
+    def knock_card(self) -> Card | None:
+        return None if self._knock_card is None else ALL_CARDS[self._knock_card]
+
+    @property
+    def action_space(self) -> ActionSpace:
+        return self._space
+
+    def __repr__(self) -> str:
+        state = (
+            "over" if self.is_over else f"turn {self.turn}, seat {self._seat} {self.phase.value}"
+        )
+        return f"<Deal {self.rules.name} {self.players} players, deal {self.deal_number}, {state}>"
+
+    def clone(self) -> Deal:
+        """An independent copy (fast: bots clone a lot)."""
+        copy = object.__new__(Deal)
+        copy.rules = self.rules
+        copy.players = self.players
+        copy.dealer = self.dealer
+        copy.deal_number = self.deal_number
+        copy.deck = self.deck
+        copy.seed = self.seed
+        copy.history = self.history[:]
+        copy.phase = self.phase
+        copy.turn = self.turn
+        copy._settlement = self._settlement
+        copy._pending = self._pending
+        copy._space = self._space
+        copy._hands = self._hands[:]
+        copy._stock = self._stock[:]
+        copy._pile = self._pile[:]
+        copy._table = self._table[:]
+        copy._seat = self._seat
+        copy._drawn = self._drawn
+        copy._taken = self._taken
+        copy._undo = self._undo[:]
+        copy._melds_turn = self._melds_turn
+        copy._played_turn = self._played_turn
+        copy._played = self._played[:]
+        copy._own_meld = self._own_meld[:]
+        copy._public = self._public[:]
+        copy._taken_held = self._taken_held[:]
+        copy._exhaustions = self._exhaustions
+        copy._stock_public = self._stock_public
+        copy._stock_recycled = self._stock_recycled
+        copy._knock_card = self._knock_card
+        if self._rng is None:
+            copy._rng = None
+        else:
+            copy._rng = random.Random()
+            copy._rng.setstate(self._rng.getstate())
+        copy._legal = self._legal
+        copy._all_seven = self._all_seven
+        copy._end = self._end
+        copy._play_phase = self._play_phase
+        return copy
+
+    def observe(self, seat: int | None = None) -> Observation:
+        """What ``seat`` may know (``None``: a spectator, public facts only)."""
+        from pyrummy.core.observation import Observation
+
+        return Observation.of(self, seat)
+
+    def _public_undo(self) -> tuple[PublicUndo, ...]:
+        """The undo stack in public terms (see :class:`PublicUndo`)."""
+        if not self._undo:
+            return ()
+        hand = self._hands[self._seat]
+        entries = []
+        for kind, saved in self._undo:
+            if isinstance(saved, int):
+                entries.append(PublicUndo("draw", card=ALL_CARDS[saved]))
+                continue
+            before, table, own_meld, melds_turn, played_turn, public, held = saved
+            entries.append(
+                PublicUndo(
+                    kind,
+                    table=table,
+                    own_meld=own_meld,
+                    melds_this_turn=melds_turn,
+                    played_this_turn=played_turn,
+                    known=CardSet(public),
+                    taken=CardSet(held),
+                    hand_add=CardSet(before & ~hand),
+                    hand_remove=CardSet(hand & ~before),
+                )
+            )
+        return tuple(entries)
+
+    @classmethod
+    def _sampled(
+        cls,
+        seen: Observation,
+        hands: list[int],
+        stock: list[int],
+        knock_card: int | None,
+        rng: random.Random,
+    ) -> Deal:
+        """A deal in the observed position with these hidden cards (see
+        :meth:`Observation.sample_deal`); ``stock`` is top card last."""
+        deal = cls._blank(seen.rules, seen.players, seen.dealer, seen.deal_number)
+        deal.history = list(seen.history)
+        deal.phase = seen.phase
+        deal.turn = seen.turn
+        deal._settlement = seen.settlement
+        deal._hands = hands
+        deal._stock = stock
+        deal._pile = [card.index for card in seen.discard_pile]
+        deal._table = list(seen.table)
+        if seen.current_seat is not None:
+            deal._seat = seen.current_seat
+        deal._taken = None if seen.taken_discard is None else seen.taken_discard.index
+        deal._drawn = deal._taken
+        if seen.drawn_card is not None:
+            deal._drawn = seen.drawn_card.index
+        elif deal._drawn is None and seen.phase in (Phase.MELD, Phase.DISCARD):
+            hidden = hands[deal._seat] & ~seen.known_cards[deal._seat].mask
+            if hidden and not (seen.rules.starter_extra_card and seen.turn == 1):
+                deal._drawn = (hidden & -hidden).bit_length() - 1
+        deal._melds_turn = seen.melds_this_turn
+        deal._played = list(seen.put_down_before)
+        deal._played_turn = seen.melded[deal._seat] and not seen.put_down_before[deal._seat]
+        deal._own_meld = list(seen.own_meld)
+        deal._public = [cards.mask for cards in seen.known_cards]
+        deal._taken_held = [sum(card.bit for card in cards) for cards in seen.taken_discards]
+        deal._exhaustions = seen.exhaustions
+        deal._stock_public = seen.public_stock is not None
+        deal._stock_recycled = seen.recycled_stock
+        deal._knock_card = knock_card
+        deal._rng = rng
+        deal._end = seen.end_reason
+        hand = hands[deal._seat]
+        for entry in seen.undo_entries:
+            if entry.kind == "draw":
+                assert entry.card is not None
+                deal._undo.append(("draw", entry.card.index))
+            else:
+                before = (hand | entry.hand_add.mask) & ~entry.hand_remove.mask
+                deal._undo.append(
+                    (
+                        entry.kind,
+                        (
+                            before,
+                            entry.table,
+                            entry.own_meld,
+                            entry.melds_this_turn,
+                            entry.played_this_turn,
+                            entry.known.mask,
+                            entry.taken.mask,
+                        ),
+                    )
+                )
+        return deal
+
+    def record(self) -> str:
+        """This deal as a text block: ``Deal N``, ``Dealer: S``, ``Deck: ...``,
+        one ``seat: action`` line per action, then ``Outcome:`` once over.
+
+        >>> deal = new_deal("gin", 2, seed=3)
+        >>> deal.apply("draw stock")
+        >>> deal.record().splitlines()[3]
+        '1: draw stock'
+        """
+        if not self.deck:
+            raise RummyError("a sampled deal has no record: its deck is not known")
+        lines = [
+            f"Deal {self.deal_number}",
+            f"Dealer: {self.dealer}",
+            "Deck: " + " ".join(str(card) for card in self.deck),
+        ]
+        lines += [f"{seat}: {action}" for seat, action in self.history]
+        if self.settlement is not None:
+            lines.append(f"Outcome: {self.settlement.outcome}")
+            lines.append("Net: " + " ".join(str(n) for n in self.settlement.net))
+        return "\n".join(lines) + "\n"
+
+    # -- legal actions ------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to play may take, sorted by number, no repeats."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        return list(legal)
+
+    def legal_action_ids(self) -> list[int]:
+        """The numbers (:class:`~pyrummy.core.actions.ActionSpace`) of the legal actions."""
+        encode = self._space.encode
+        return [encode(action) for action in self.legal_actions()]
+
+    def _generate(self) -> list[Action]:
+        phase = self.phase
+        if phase is Phase.DRAW:
+            return _DRAW_BOTH if self._pile else _DRAW_STOCK_ONLY
+        if phase is Phase.DECLINE:
+            return _DECLINE_BOTH if self._pile else _DECLINE_ONLY
+        if phase is Phase.DISCARD:
+            return self._knock_phase_actions()
+        if phase is Phase.MELD:
+            return self._meld_phase_actions()
+        return []
+
+    def _knock_phase_actions(self) -> list[Action]:
+        hand = self._hands[self._seat]
+        options = hand if self._taken is None else hand & ~(1 << self._taken)
+        result = [UNDO] if self._undo else []
+        rest = options
+        k = 0
+        while rest:
+            chunk = rest & 0xFF
+            if chunk:
+                result += _DISCARD_BYTES[k][chunk]
+            rest >>= 8
+            k += 1
+        if self.rules.family == "knock":
+            rest = options
+            k = 0
+            while rest:
+                chunk = rest & 0xFF
+                if chunk:
+                    result += _KNOCK_BYTES[k][chunk]
+                rest >>= 8
+                k += 1
+            return result
+        limit = self.rules.knock_limit
+        whole = deadwood_of_mask(hand)
+        if whole - 10 > limit:
+            return result
+        for i in _bits(options):
+            if whole - _GIN_VALUES[i] <= limit and deadwood_of_mask(hand ^ (1 << i)) <= limit:
+                result.append(KNOCKS[i])
+        return result
+
+    def _meld_phase_actions(self) -> list[Action]:
+        seat = self._seat
+        hand = self._hands[seat]
+        result = [UNDO] if self._undo else []
+        if self._discard_allowed(hand):
+            taken = 0 if self._taken is None else 1 << self._taken
+            result += [DISCARDS[i] for i in _bits(hand & ~taken)]
+        if self._meld_allowed():
+            index = self._space.meld_index
+            numbered = [
+                (index[key], key) for key in self._melds_in(hand) if self._may_remove(hand, key[0])
+            ]
+            numbered.sort()
+            meld_action = self._space.meld_action
+            result += [meld_action(key) for _, key in numbered]
+        if self._table and not (self.rules.layoff_after_own_meld and not self._own_meld[seat]):
+            ace = self.rules.ace
+            fits = [_layoff_mask(table_meld.meld, ace) for table_meld in self._table]
+            reachable = 0
+            for mask in fits:
+                reachable |= mask
+            for i in _bits(hand & reachable):
+                bit = 1 << i
+                if self._may_remove(hand, bit):
+                    layoffs = _LAYOFFS[i]
+                    result += [layoffs[target] for target, mask in enumerate(fits) if mask & bit]
+        if self.rules.jokers and self._table:
+            swaps = []
+            for target, table_meld in enumerate(self._table):
+                meld = table_meld.meld
+                if not meld.jokers:
+                    continue
+                wanted = meld.represents if meld.kind is MeldKind.RUN else _missing(meld)
+                for wanted_card in wanted:
+                    if (
+                        wanted_card is not None
+                        and hand >> wanted_card.index & 1
+                        and swap_joker(meld, wanted_card) is not None
+                    ):
+                        swaps.append(Action(ActionKind.SWAP_JOKER, (wanted_card,), target))
+            swaps.sort(key=lambda a: (a.cards[0].index, a.target))
+            result += swaps
+        return result
+
+    def _discard_allowed(self, hand: int) -> bool:
+        # All-seven deals: once going down this turn, only the last card goes.
+        return not (self._all_seven and self._played_turn and hand.bit_count() != 1)
+
+    def _meld_allowed(self) -> bool:
+        return self.rules.multiple_melds or self._all_seven or self._melds_turn == 0
+
+    def _melds_in(self, hand: int) -> list[MeldKey]:
+        keys: list[MeldKey] = [(m.mask, ()) for m in all_melds_in(CardSet(hand), self.rules)]
+        if hand >> N_STANDARD:
+            keys += _joker_meld_keys(hand, self.rules.ace)
+        return keys
+
+    def _may_remove(self, hand: int, removed: int) -> bool:
+        """Fast check: may ``removed`` leave the hand by meld or lay-off?"""
+        left = hand & ~removed
+        if not left:
+            return not self.rules.last_discard_required
+        taken = self._taken
+        if taken is not None and left == 1 << taken:
+            return False
+        return not self._all_seven or self._coverable(left)
+
+    def _removal_problem(self, hand: int, removed: int) -> Message | None:
+        """Why cards ``removed`` may not leave the hand by meld or lay-off."""
+        left = hand & ~removed
+        if not left:
+            if self.rules.last_discard_required:
+                return Message.of("action.must_discard_out")
+            return None
+        taken = self._taken
+        if taken is not None and left == 1 << taken:
+            return Message.of("action.taken_discard_last", card=ALL_CARDS[taken].pretty())
+        if self._all_seven and not self._coverable(left):
+            return Message.of("action.all_seven")
+        return None
+
+    def _coverable(self, left: int) -> bool:
+        """Can ``left`` be melded by itself with at most one card over (exactly
+        one when the last card must be discarded)?"""
+        melds = [key[0] for key in self._melds_in(left)]
+        need_one = self.rules.last_discard_required
+        memo: dict[int, frozenset[int]] = {}
+
+        def leftovers(mask: int) -> frozenset[int]:
+            if not mask:
+                return frozenset({0})
+            found = memo.get(mask)
+            if found is not None:
+                return found
+            low = mask & -mask
+            counts = {c + 1 for c in leftovers(mask ^ low) if c == 0}
+            for meld in melds:
+                if meld & low and meld & mask == meld:
+                    counts |= leftovers(mask ^ meld)
+            result = frozenset(counts)
+            memo[mask] = result
+            return result
+
+        counts = leftovers(left)
+        return 1 in counts if need_one else bool(counts)
+
+    # -- applying -----------------------------------------------------------
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Do ``action`` for the seat to play (``seat``, if given, must be that seat).
+
+        Raises :class:`IllegalActionError` (the reason in ``.reason`` when it
+        has a catalogue message); the deal is then exactly as before.
+        """
+        if seat is not None and seat != self._seat and self.phase is not Phase.OVER:
+            raise _illegal("action.not_your_turn", seat=str(self._seat))
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            if self.phase is Phase.OVER:
+                raise _illegal("action.deal_over")
+            if not isinstance(action, Action):
+                action = parse_action(action)
+            if action.kind is ActionKind.MELD and self.phase is Phase.MELD:
+                action = self._space.normalize(action)
+            if action not in legal:
+                raise self._why_illegal(action)
+            action = legal[legal.index(action)]
+        self._do(action)
+
+    def _do(self, action: Action) -> None:
+        seat = self._seat
+        self.history.append((seat, action))
+        self._legal = None
+        kind = action.kind
+        if kind is ActionKind.DISCARD:
+            self._discard(seat, action.cards[0].index)
+        elif kind is ActionKind.DRAW_STOCK:
+            self._draw_stock(seat)
+        elif kind is ActionKind.DRAW_DISCARD:
+            self._draw_discard(seat)
+        elif kind is ActionKind.KNOCK:
+            self._knock(seat, action.cards[0].index)
+        elif kind is ActionKind.MELD:
+            self._meld(seat, action)
+        elif kind is ActionKind.LAYOFF:
+            self._layoff(seat, action)
+        elif kind is ActionKind.SWAP_JOKER:
+            self._swap(seat, action)
+        elif kind is ActionKind.UNDO:
+            self._undo_last(seat)
+        else:
+            self._decline(seat)
+
+    def _draw_stock(self, seat: int) -> None:
+        card = self._stock.pop()
+        self._hands[seat] |= 1 << card
+        if self._stock_public:
+            self._public[seat] |= 1 << card
+        self._drawn = card
+        self._undo.clear()
+        self.phase = self._play_phase
+
+    def _draw_discard(self, seat: int) -> None:
+        card = self._pile.pop()
+        bit = 1 << card
+        self._hands[seat] |= bit
+        self._public[seat] |= bit
+        self._taken_held[seat] |= bit
+        self._drawn = self._taken = card
+        self._undo.append(("draw", card))
+        self.phase = self._play_phase
+
+    def _discard(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        self._hands[seat] &= ~bit
+        self._public[seat] &= ~bit
+        self._taken_held[seat] &= ~bit
+        self._pile.append(card)
+        rules = self.rules
+        if rules.family == "melding":
+            if not self._hands[seat]:
+                self._go_out(seat)
+                return
+        elif rules.family == "gin" and len(self._stock) <= rules.wall_cards:
+            self._finish("wall", "draw")
+            return
+        if self._played_turn:
+            self._played[seat] = True
+        self._start_turn((seat + 1) % self.players)
+
+    def _knock(self, seat: int, card: int) -> None:
+        self._hands[seat] &= ~(1 << card)
+        self._knock_card = card
+        self._finish("knock", "showdown", seat)
+
+    def _snapshot(self, seat: int) -> _Snapshot:
+        return (
+            self._hands[seat],
+            tuple(self._table),
+            self._own_meld[seat],
+            self._melds_turn,
+            self._played_turn,
+            self._public[seat],
+            self._taken_held[seat],
+        )
+
+    def _remove_to_table(self, seat: int, mask: int) -> None:
+        self._hands[seat] &= ~mask
+        self._public[seat] &= ~mask
+        self._taken_held[seat] &= ~mask
+        self._played_turn = True
+
+    def _meld(self, seat: int, action: Action) -> None:
+        self._undo.append(("table", self._snapshot(seat)))
+        meld = _meld_of(action.cards, self.rules)
+        mask = 0
+        for card in action.cards:
+            mask |= card.bit
+        self._table.append(TableMeld(seat, meld, (seat,) * len(meld.cards)))
+        self._own_meld[seat] = True
+        self._melds_turn += 1
+        self._remove_to_table(seat, mask)
+        self._after_table_play(seat)
+
+    def _layoff(self, seat: int, action: Action) -> None:
+        card = action.cards[0]
+        target = action.target
+        assert target is not None
+        self._undo.append(("table", self._snapshot(seat)))
+        old = self._table[target]
+        extended = extend_meld(old.meld, card, self.rules)
+        assert extended is not None
+        who = dict(zip(old.meld.cards, old.laid_by, strict=True))
+        who[card] = seat
+        self._table[target] = TableMeld(old.owner, extended, tuple(who[c] for c in extended.cards))
+        self._remove_to_table(seat, card.bit)
+        self._after_table_play(seat)
+
+    def _swap(self, seat: int, action: Action) -> None:
+        card = action.cards[0]
+        target = action.target
+        assert target is not None
+        self._undo.append(("table", self._snapshot(seat)))
+        old = self._table[target]
+        swapped = swap_joker(old.meld, card)
+        assert swapped is not None
+        meld, joker = swapped
+        who = dict(zip(old.meld.cards, old.laid_by, strict=True))
+        who[card] = seat
+        self._table[target] = TableMeld(old.owner, meld, tuple(who[c] for c in meld.cards))
+        self._remove_to_table(seat, card.bit)
+        self._hands[seat] |= joker.bit
+        self._public[seat] |= joker.bit
+
+    def _after_table_play(self, seat: int) -> None:
+        if not self._hands[seat]:
+            self._go_out(seat)
+
+    def _undo_last(self, seat: int) -> None:
+        kind, saved = self._undo.pop()
+        if kind == "draw":
+            assert isinstance(saved, int)
+            bit = 1 << saved
+            self._hands[seat] &= ~bit
+            self._public[seat] &= ~bit
+            self._taken_held[seat] &= ~bit
+            self._pile.append(saved)
+            self._drawn = self._taken = None
+            self.phase = Phase.DRAW if self._stock else Phase.DECLINE
+            return
+        assert isinstance(saved, tuple)
+        hand, table, own_meld, melds_turn, played_turn, public, held = saved
+        # Cards taken back from the table were seen by everyone: public now.
+        returned = hand & ~self._hands[seat]
+        self._hands[seat] = hand
+        self._table = list(table)
+        self._own_meld[seat] = own_meld
+        self._melds_turn = melds_turn
+        self._played_turn = played_turn
+        self._public[seat] = public | returned
+        self._taken_held[seat] = held
+
+    def _decline(self, seat: int) -> None:
+        rules = self.rules
+        if rules.family == "knock":
+            self._finish("decline", "showdown")
+            return
+        if rules.family == "gin":
+            self._finish("decline", "draw")
+            return
+        if rules.stock_refill == "on_decline":
+            self._exhaustions += 1
+            if self._stock_ends_deal():
+                self._finish("exhausted", "no_winner")
+                return
+            self._refill()
+        if not self._stock:
+            self._finish("exhausted", "no_winner")
+            return
+        self._draw_stock(seat)
+
+    def _stock_ends_deal(self) -> bool:
+        rules = self.rules
+        if rules.stock_end == "block":
+            return True
+        return rules.stock_end == "reuse_limit" and self._exhaustions >= rules.reuse_limit
+
+    def _refill(self) -> None:
+        """Turn the discard pile over as the new stock (RULES.md §4, §5)."""
+        pile = self._pile
+        keep = pile[-1:] if self.rules.recycle_keeps_top else []
+        recycled = pile[:-1] if keep else pile[:]
+        # Turned face down, the pile's bottom card becomes the stock's top.
+        stock = recycled[::-1]
+        shuffled = self.rules.stock_end == "shuffle"
+        if shuffled:
+            if self._rng is None:
+                # Seeded from the deck, so that a replay shuffles the same way.
+                self._rng = random.Random("pyrummy-refill " + " ".join(map(str, self.deck)))
+            self._rng.shuffle(stock)
+        self._stock = stock
+        self._pile = keep
+        self._stock_recycled = True
+        self._stock_public = not shuffled
+
+    def _start_turn(self, seat: int, first: bool = False) -> None:
+        self._seat = seat
+        self.turn += 1
+        self._drawn = self._taken = None
+        if self._undo:
+            self._undo.clear()
+        self._melds_turn = 0
+        self._played_turn = False
+        rules = self.rules
+        if self.turn > rules.turn_cap:
+            self._end_by_cap()
+            return
+        if first and rules.starter_extra_card:
+            self.phase = self._play_phase
+            return
+        if not self._stock:
+            if rules.family == "melding" and rules.stock_refill == "automatic":
+                self._exhaustions += 1
+                if self._stock_ends_deal():
+                    self._finish("exhausted", "no_winner")
+                    return
+                self._refill()
+                if self._stock:
+                    self.phase = Phase.DRAW
+                    return
+            self.phase = Phase.DECLINE
+            return
+        self.phase = Phase.DRAW
+
+    def _end_by_cap(self) -> None:
+        family = self.rules.family
+        if family == "knock":
+            self._finish("cap", "showdown")
+        elif family == "gin":
+            self._finish("cap", "draw")
+        else:
+            self._finish("cap", "no_winner")
+
+    def _go_out(self, seat: int) -> None:
+        went_rummy = not self._played[seat]
+        self._played[seat] = True
+        self._finish("out", "out", seat, went_rummy)
+
+    def _finish(
+        self, reason: str, how: str, seat: int | None = None, went_rummy: bool = False
+    ) -> None:
+        # Settled when first asked for (random play and search often never ask).
+        self._pending = (how, seat, went_rummy)
+        self.phase = Phase.OVER
+        self._end = reason
+        self._undo.clear()
+
+    @property
+    def settlement(self) -> Settlement | None:
+        """The deal's result, None until it is over."""
+        result = self._settlement
+        if result is None and self._pending is not None:
+            result = self._settlement = self._settle_now(*self._pending)
+        return result
+
+    def _settle_now(self, how: str, seat: int | None, went_rummy: bool) -> Settlement:
+        hands = self._hand_sets()
+        rules = self.rules
+        if how == "showdown":
+            return settle(hands, seat, rules)
+        if how == "draw":
+            return settle_draw(hands, rules)
+        if how == "no_winner":
+            return settle_no_winner(hands, rules)
+        assert seat is not None
+        return settle_going_out(seat, hands, rules, went_rummy)
+
+    def _hand_sets(self) -> list[CardSet]:
+        return [CardSet(mask) for mask in self._hands]
+
+    # -- why an action is illegal -------------------------------------------
+    def _why_illegal(self, action: Action) -> IllegalActionError:
+        problem = self._problem(action)
+        if problem is None:
+            problem = Message.of("action.not_legal", action=str(action))
+        error = IllegalActionError(render(problem))
+        error.reason = problem  # type: ignore[attr-defined]
+        return error
+
+    def _problem(self, action: Action) -> Message | None:
+        kind = action.kind
+        phase = self.phase
+        seat = self._seat
+        hand = self._hands[seat]
+        family = self.rules.family
+        if kind is ActionKind.UNDO:
+            if not self._undo:
+                if self._drawn is not None and self._taken is None:
+                    return Message.of("action.stock_draw_final")
+                return Message.of("action.nothing_to_undo")
+            return None
+        if kind is ActionKind.DRAW_STOCK:
+            if phase is Phase.DECLINE:
+                return Message.of("action.stock_empty")
+            if phase is not Phase.DRAW:
+                return self._drew_already()
+            return None
+        if kind is ActionKind.DRAW_DISCARD:
+            if phase not in (Phase.DRAW, Phase.DECLINE):
+                return self._drew_already()
+            return Message.of("action.discard_empty") if not self._pile else None
+        if kind is ActionKind.DECLINE:
+            return Message.of("action.decline_not_allowed") if phase is not Phase.DECLINE else None
+        if phase in (Phase.DRAW, Phase.DECLINE):
+            return Message.of("action.draw_first")
+        card = action.cards[0] if action.cards else None
+        if kind is ActionKind.KNOCK and family == "melding":
+            return Message.of("action.no_knock")
+        if family != "melding" and kind not in (ActionKind.DISCARD, ActionKind.KNOCK):
+            return Message.of("action.layoff_not_allowed")
+        if kind is ActionKind.MELD:
+            return self._meld_problem(action, hand)
+        if card is None or not hand >> card.index & 1:
+            return Message.of("action.not_in_hand", card=show_cards(action.cards))
+        if kind is ActionKind.DISCARD:
+            if self._taken == card.index:
+                return Message.of("action.taken_discard_back", card=card.pretty())
+            if not self._discard_allowed(hand):
+                return Message.of("action.all_seven")
+            return None
+        if kind is ActionKind.KNOCK:
+            if self._taken == card.index:
+                return Message.of("action.taken_discard_knock", card=card.pretty())
+            if family == "gin":
+                left = deadwood_of_mask(hand ^ card.bit)
+                if left > self.rules.knock_limit:
+                    return Message.of(
+                        "action.knock_limit", limit=str(self.rules.knock_limit), deadwood=str(left)
+                    )
+            return None
+        target = action.target
+        if target is None or not 0 <= target < len(self._table):
+            return Message.of("action.no_such_meld", target=str(target))
+        meld = self._table[target].meld
+        if kind is ActionKind.LAYOFF:
+            if self.rules.layoff_after_own_meld and not self._own_meld[seat]:
+                return Message.of("action.layoff_before_meld")
+            if extend_meld(meld, card, self.rules) is None:
+                return Message.of("action.layoff_no_fit", card=card.pretty(), meld=meld.pretty())
+            return self._removal_problem(hand, card.bit)
+        if not meld.jokers:
+            return Message.of("action.no_joker", meld=meld.pretty())
+        if swap_joker(meld, card) is None:
+            return Message.of("action.joker_mismatch", card=card.pretty(), meld=meld.pretty())
+        return None
+
+    def _drew_already(self) -> Message:
+        if self._drawn is None and self.rules.starter_extra_card and self.turn == 1:
+            return Message.of("action.no_draw_first_turn")
+        return Message.of("action.already_drew")
+
+    def _meld_problem(self, action: Action, hand: int) -> Message | None:
+        missing = [card for card in action.cards if not hand >> card.index & 1]
+        if missing:
+            return Message.of("action.not_in_hand", card=show_cards(missing))
+        try:
+            check_meld(action.cards, self.rules)
+        except RummyError as exc:
+            return Message.of("action.invalid_meld", reason=str(exc))
+        if not self._meld_allowed():
+            return Message.of("action.one_meld_per_turn")
+        mask = 0
+        for card in action.cards:
+            mask |= card.bit
+        return self._removal_problem(hand, mask)
+
+
+# -- meld helpers ---------------------------------------------------------------
+
+
+def _meld_of(cards: tuple[Card, ...], rules: Rules) -> Meld:
+    """The table meld of a canonical meld action (jokers stay where listed)."""
+    meld = check_meld(cards, rules)
+    if meld.jokers and meld.cards != cards and meld.kind is MeldKind.RUN:
+        # check_meld read the order given; keep the canonical joker numbering.
+        return Meld(meld.kind, canonical_jokers(meld.cards), meld.represents)
+    return meld
+
+
+def _missing(meld: Meld) -> list[Card | None]:
+    """The real cards a joker in a set can stand for (the suits not shown)."""
+    rank = meld.rank
+    if rank is None:
+        return []
+    present = {card.suit for card in meld.real_cards}
+    return [ALL_CARDS[13 * suit + rank] for suit in range(4) if suit not in present]
+
+
+@lru_cache(maxsize=8192)
+def _layoff_mask(meld: Meld, ace: str) -> int:
+    """Every card that can be laid off on ``meld`` (as a mask)."""
+    rules = _ACE_RULES[ace]
+    if meld.kind is MeldKind.SET:
+        rank = meld.rank
+        assert rank is not None
+        candidates = [ALL_CARDS[13 * suit + rank] for suit in range(4)]
+    else:
+        suit = meld.suit
+        assert suit is not None
+        candidates = list(ALL_CARDS[13 * suit : 13 * suit + 13])
+    candidates += JOKERS
+    mask = 0
+    for card in candidates:
+        if extend_meld(meld, card, rules) is not None:
+            mask |= card.bit
+    return mask
+
+
+_ACE_RULES: Final[dict[str, Rules]] = {
+    "low": find_rules("rotham"),
+    "high_or_low": find_rules("basic", ace="high_or_low", jokers=3),
+    "around_the_corner": find_rules("basic", ace="around_the_corner", jokers=3),
+}
+
+
+@lru_cache(maxsize=1 << 16)
+def _joker_runs_in_suit(
+    pattern: int, jokers: int, ace: str
+) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """Runs with 1..``jokers`` jokers in one suit holding ``pattern`` (13 bits):
+    (ranks of the real cards used, ranks the jokers stand for in position
+    order, number of jokers)."""
+    found = []
+    most = pattern.bit_count() + jokers
+    for start, length in run_windows(ace):
+        if length > most:
+            continue
+        ranks = [(start + i) % 13 for i in range(length)]
+        held = [i for i, rank in enumerate(ranks) if pattern >> rank & 1]
+        gaps = length - len(held)
+        if gaps > jokers or len(held) < 2:
+            continue
+        missing = [i for i in range(length) if not pattern >> ranks[i] & 1]
+        for count in range(max(gaps, 1), min(jokers, length - 2) + 1):
+            for extra in combinations(held, count - gaps):
+                positions = sorted(missing + list(extra))
+                reals = sum(1 << ranks[i] for i in held if i not in extra)
+                found.append((reals, tuple(ranks[i] for i in positions), count))
+    return tuple(found)
+
+
+def _joker_meld_keys(hand: int, ace: str) -> list[MeldKey]:
+    """Every meld with jokers (at least two real cards) made of the hand's cards.
+
+    Jokers are numbered in position order (X1 before X2): one action per
+    placement of jokers, whichever joker goes where.
+    """
+    jokers = [i for i in range(N_STANDARD, N_STANDARD + 3) if hand >> i & 1]
+    real = hand & _STANDARD_MASK
+    keys: list[MeldKey] = []
+    joker_sets = [
+        [sum(1 << j for j in chosen) for chosen in combinations(jokers, count)]
+        for count in range(4)
+    ]
+    for rank in range(13):
+        present = [13 * suit + rank for suit in range(4) if real >> (13 * suit + rank) & 1]
+        for reals in (2, 3):
+            for group in combinations(present, reals):
+                group_mask = sum(1 << i for i in group)
+                for count in range(1, min(len(jokers), 4 - reals) + 1):
+                    keys += [(group_mask | js, ()) for js in joker_sets[count]]
+    if not jokers:
+        return keys
+    for suit in range(4):
+        pattern = real >> (13 * suit) & 0x1FFF
+        if pattern.bit_count() < 2:
+            continue
+        base = 13 * suit
+        for reals, stands, count in _joker_runs_in_suit(pattern, len(jokers), ace):
+            shifted = reals << base
+            stand_cards = tuple(base + rank for rank in stands)
+            keys += [(shifted | js, stand_cards) for js in joker_sets[count]]
+    return keys
+
+
+# -- new deals -----------------------------------------------------------------
+
+
+def arrange_deck(
+    rules: Rules | str,
+    hands: Sequence[str | Iterable[Card]],
+    upcard: str | Card,
+    stock: str | Sequence[Card] = "",
+    dealer: int = 0,
+) -> list[Card]:
+    """The deck order that deals ``hands[s]`` to seat ``s`` (for tests, puzzles).
+
+    ``upcard`` starts the discard pile; ``stock`` lists the top of the stock,
+    top card first; the other cards follow in card order.
+
+    >>> deck = arrange_deck("gin", ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
+    ...                             "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"], "KC", "QC JC")
+    >>> deal = Deal.from_deck("gin", 2, 0, deck)
+    >>> str(deal.hands(1)), deal.discard_pile, deal.stock[:3]
+    ('AH 2H 3H 4H 5H 6H 7H 8H 9H TH', (Card('KC'),), (Card('QC'), Card('JC'), Card('JS')))
+    """
+    the_rules = _as_rules(rules)
+    players = len(hands)
+    size = the_rules.hand_size(players)
+    starter = (dealer + 1) % players
+    dealt = [parse_card_list(h) if isinstance(h, str) else list(h) for h in hands]
+    for seat, cards in enumerate(dealt):
+        wanted = size + int(the_rules.starter_extra_card and seat == starter)
+        if len(cards) != wanted:
+            raise RulesError(f"seat {seat} must get {wanted} cards, not {len(cards)}")
+    top = parse_card_list(stock) if isinstance(stock, str) else list(stock)
+    up = parse_card_list(upcard)[0] if isinstance(upcard, str) else upcard
+    order: list[Card] = []
+    for round_ in range(size):
+        for offset in range(players):
+            order.append(dealt[(starter + offset) % players][round_])
+    if the_rules.starter_extra_card:
+        order.append(dealt[starter][size])
+    order += [up, *top]
+    used = CardSet(order)  # raises DuplicateCardError for a card given twice
+    order += [card for card in ALL_CARDS[: the_rules.deck_size] if card not in used]
+    return order
+
+
+def new_deal(
+    rules: Rules | str = "knock",
+    players: int = 4,
+    seed: int | None = None,
+    dealer: int = 0,
+    deal_number: int = 1,
+    **options: object,
+) -> Deal:
+    """A freshly shuffled and dealt deal.
+
+    ``seed=None`` (a live deal) shuffles from :class:`secrets.SystemRandom`;
+    a seed (simulations) shuffles with ``random.Random(seed)``, so the same
+    seed always deals the same cards. ``options`` change the rules.
+
+    >>> a, b = new_deal("gin", 2, seed=9), new_deal("gin", 2, seed=9)
+    >>> a.deck == b.deck, len(a.hands(0)), len(a.hands(1))
+    (True, 10, 10)
+    >>> rotham = new_deal("rotham", players=3, seed=2)
+    >>> [len(rotham.hands(s)) for s in range(3)], rotham.phase
+    ([7, 8, 7], <Phase.MELD: 'meld'>)
+    """
+    the_rules = _as_rules(rules, dict(options))
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RulesError(f"players: expected a whole number, got {players!r}")
+    the_rules.check_players(players)
+    cards = list(ALL_CARDS[: the_rules.deck_size])
+    if seed is None:
+        secrets.SystemRandom().shuffle(cards)
+    else:
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise RulesError(f"seed: expected a whole number, got {seed!r}")
+        random.Random(seed).shuffle(cards)
+    deal = Deal.from_deck(the_rules, players, dealer, cards, deal_number)
+    deal.seed = seed
+    return deal

@@ -1,0 +1,355 @@
+"""A match: a sequence of deals under one preset, played to the preset's end.
+
+The match speaks the same verbs as a deal (``current_seat``,
+``legal_actions()``, ``apply()``, ``observe()``), so ``while not m.is_over:
+m.apply(...)`` plays a whole match: when a deal ends and the match goes on,
+the next deal starts at once, dealt by the seat to the left of the last
+dealer (RULES.md §1).
+
+How a match ends is the preset's ``rules.match_end``:
+
+* ``dealer_round`` (knock): one deal per player, each player deals once;
+* ``target`` (knock-target, rummy, basic, block, gin): after the deal in
+  which someone's total reaches ``rules.target``;
+* ``deals`` (rotham): ``rules.deals`` deals;
+* ``penalty_limit``: after the deal in which someone's penalty total reaches
+  ``rules.target``. Penalties are negative awards in the ledger, so that is
+  a total of ``-target`` or less. ``basic`` with ``scoring=penalty`` and the
+  default ``match_end=target`` ends this way too (RULES.md §5: "when someone
+  reaches 100 the lowest total wins").
+
+In every case the highest total wins, and players tied on the highest share
+the win (:attr:`Standings.winners`).
+
+Randomness: with a ``seed``, the first dealer and every deal's seed are
+derived from it (SHA-256, so the same on every machine and Python version);
+without one, both come from :class:`secrets.SystemRandom` and no seed is
+kept anywhere, so nothing in memory predicts a deal before it is dealt.
+
+>>> m = new_match("knock", players=3, seed=7)
+>>> m.first_dealer, m.deal.dealer, m.deal_number
+(1, 1, 1)
+>>> import random
+>>> rng = random.Random(0)
+>>> while not m.is_over:
+...     m.apply(rng.choice(m.legal_actions()))
+>>> len(m.finished_deals), [d.dealer for d in m.finished_deals]
+(3, [1, 2, 0])
+>>> sum(m.totals)  # knock moves points between players: the ledger sums to zero
+Fraction(0, 1)
+>>> m.standings.winners == tuple(s for s in range(3) if m.totals[s] == max(m.totals))
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final
+
+from pyrummy.core.actions import Action
+from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.errors import IllegalActionError, RulesError
+from pyrummy.core.ledger import Ledger
+from pyrummy.core.rules import Rules, find_rules
+
+if TYPE_CHECKING:
+    from pyrummy.core.observation import Observation
+
+#: Characters a player name may not hold: the record's ``Names`` header lists
+#: the names separated by commas inside one quoted value.
+_NAME_FORBIDDEN: Final = frozenset(',"\\\n\r\t[]')
+_SEED_DOMAIN: Final = b"pyrummy-match"
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The seats ordered by total, best first (ties keep seat order).
+
+    ``winners`` are the seats tied on the highest total: the match winners
+    once the match is over, the leaders before.
+
+    >>> s = Standings.from_totals((Fraction(3), Fraction(-5), Fraction(3)))
+    >>> s.order, s.winners
+    ((0, 2, 1), (0, 2))
+    """
+
+    order: tuple[int, ...]
+    totals: tuple[Fraction, ...]
+    winners: tuple[int, ...]
+
+    @classmethod
+    def from_totals(cls, totals: Sequence[Fraction]) -> Standings:
+        totals = tuple(totals)
+        order = tuple(sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat)))
+        best = max(totals)
+        winners = tuple(seat for seat in range(len(totals)) if totals[seat] == best)
+        return cls(order=order, totals=totals, winners=winners)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "order": list(self.order),
+            "totals": [str(t) for t in self.totals],
+            "winners": list(self.winners),
+        }
+
+
+def match_end_of(rules: Rules) -> str:
+    """The ending that applies: ``penalty`` scoring to a target is a penalty limit.
+
+    >>> match_end_of(find_rules("basic")), match_end_of(find_rules("basic", scoring="penalty"))
+    ('target', 'penalty_limit')
+    """
+    if rules.match_end == "target" and rules.scoring == "penalty" and rules.family == "melding":
+        return "penalty_limit"
+    return rules.match_end
+
+
+def deal_seed(match_seed: int, deal_number: int) -> int:
+    """The seed of deal ``deal_number`` (from 1) of a match seeded ``match_seed``.
+
+    >>> deal_seed(7, 1) == deal_seed(7, 1) != deal_seed(7, 2)
+    True
+    """
+    digest = hashlib.sha256(_SEED_DOMAIN + f":{match_seed}:{deal_number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def _first_dealer_from_seed(match_seed: int, players: int) -> int:
+    return deal_seed(match_seed, 0) % players
+
+
+def check_names(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
+    """Player names, one per seat (``Seat 1`` ... when not given), validated.
+
+    >>> check_names(None, 2)
+    ('Seat 1', 'Seat 2')
+    >>> check_names(["Ann", "Bob, Jr"], 2)
+    Traceback (most recent call last):
+    ...
+    pyrummy.core.errors.RulesError: name 'Bob, Jr': a name may not contain commas, quotes, backslashes, brackets, tabs or line breaks
+    """
+    if names is None:
+        return tuple(f"Seat {seat + 1}" for seat in range(players))
+    if isinstance(names, str):
+        raise RulesError("names: expected one name per seat, not one string")
+    result = tuple(names)
+    if len(result) != players:
+        raise RulesError(f"names: {len(result)} names for {players} players")
+    for name in result:
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise RulesError(f"name {name!r}: a name is non-empty text without outer spaces")
+        if _NAME_FORBIDDEN & set(name):
+            raise RulesError(
+                f"name {name!r}: a name may not contain commas, quotes, backslashes, "
+                "brackets, tabs or line breaks"
+            )
+    return result
+
+
+class Match:
+    """A sequence of deals, their cumulative ledger and the standings.
+
+    Build one with :func:`new_match`. ``deal`` is the deal being played (the
+    last one once the match is over); ``finished_deals`` are the deals that
+    have ended, in order.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        first_dealer: int,
+        names: tuple[str, ...],
+        seed: int | None,
+        first_deal: Deal | None = None,
+    ) -> None:
+        rules.check_players(players)
+        if not 0 <= first_dealer < players:
+            raise RulesError(f"dealer {first_dealer} is not a seat of {players} players")
+        self.rules: Final = rules
+        self.players: Final = players
+        self.first_dealer: Final = first_dealer
+        self.names: Final = names
+        self.seed: Final = seed
+        self.ending: Final = match_end_of(rules)
+        self.finished_deals: list[Deal] = []
+        self.ledger = Ledger()
+        self._totals: tuple[Fraction, ...] = (Fraction(0),) * players
+        self._over = False
+        self.deal: Deal = first_deal if first_deal is not None else self._deal_for(1)
+
+    # -- the deals ------------------------------------------------------------
+    @property
+    def deal_number(self) -> int:
+        """The number (from 1) of the current deal."""
+        return len(self.finished_deals) + (0 if self._over else 1)
+
+    def dealer_of(self, deal_number: int) -> int:
+        """The dealer of deal ``deal_number``: the deal passes to the left."""
+        return (self.first_dealer + deal_number - 1) % self.players
+
+    def deal_seed_of(self, deal_number: int) -> int | None:
+        """The seed of deal ``deal_number``, or None for an unseeded match."""
+        return None if self.seed is None else deal_seed(self.seed, deal_number)
+
+    def _deal_for(self, deal_number: int) -> Deal:
+        return new_deal(
+            self.rules,
+            players=self.players,
+            seed=self.deal_seed_of(deal_number),
+            dealer=self.dealer_of(deal_number),
+            deal_number=deal_number,
+        )
+
+    def _replace_deal(self, deal: Deal) -> None:
+        """Play ``deal`` as the current deal (record replay: the deck comes from text).
+
+        The deal must be fresh, with the dealer and deal number this match expects.
+        """
+        number = self.deal_number
+        if self._over:
+            raise IllegalActionError("the match is over")
+        if deal.history:
+            raise IllegalActionError("a replacement deal must not have started")
+        if deal.dealer != self.dealer_of(number) or deal.players != self.players:
+            raise IllegalActionError(
+                f"deal {number} is dealt by seat {self.dealer_of(number)}, not {deal.dealer}"
+            )
+        if deal.rules != self.rules:
+            raise IllegalActionError("a replacement deal must be played under the match rules")
+        self.deal = deal
+
+    # -- the verbs of a deal ----------------------------------------------------
+    @property
+    def current_seat(self) -> int | None:
+        """The seat to act, or None once the match is over."""
+        return None if self._over else self.deal.current_seat
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self._over else self.deal.legal_actions()
+
+    def apply(self, action: Action | str) -> None:
+        """Apply ``action`` to the current deal; a finished deal is settled at once.
+
+        Raises :class:`IllegalActionError` (nothing changes) when the match is
+        over or the deal refuses the action.
+        """
+        if self._over:
+            raise IllegalActionError("the match is over: no more actions")
+        self.deal.apply(action)
+        if self.deal.is_over:
+            self._finish_deal()
+
+    def _finish_deal(self) -> None:
+        settlement = self.deal.settlement
+        assert settlement is not None, "a finished deal has a settlement"
+        self.finished_deals.append(self.deal)
+        self.ledger.extend(settlement.transfers)
+        self._totals = tuple(t + n for t, n in zip(self._totals, settlement.net, strict=True))
+        if self._ends_now():
+            self._over = True
+        else:
+            self.deal = self._deal_for(len(self.finished_deals) + 1)
+
+    def _ends_now(self) -> bool:
+        played = len(self.finished_deals)
+        if self.ending == "dealer_round":
+            return played >= self.players
+        if self.ending == "deals":
+            return played >= self.rules.deals
+        if self.ending == "penalty_limit":
+            return min(self._totals) <= -self.rules.target
+        return max(self._totals) >= self.rules.target
+
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` (None: a spectator) may know of the current deal, with the
+        match totals (of the finished deals) as ``scores``."""
+        return dataclasses.replace(self.deal.observe(seat), scores=self._totals)
+
+    # -- results ----------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def totals(self) -> tuple[Fraction, ...]:
+        """Every seat's net total over the finished deals."""
+        return self._totals
+
+    @property
+    def standings(self) -> Standings:
+        return Standings.from_totals(self._totals)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats sharing the highest total (the leaders while the match goes on)."""
+        return self.standings.winners
+
+    @property
+    def deals(self) -> list[Deal]:
+        """Every deal so far, the current one last (once over: the finished deals)."""
+        return list(self.finished_deals) if self._over else [*self.finished_deals, self.deal]
+
+    def clone(self) -> Match:
+        """An independent copy: applying actions to it leaves this match unchanged."""
+        copy = Match.__new__(Match)
+        copy.__dict__.update(self.__dict__)
+        copy.finished_deals = list(self.finished_deals)
+        copy.ledger = Ledger(list(self.ledger.transfers))
+        copy.deal = self.deal if self._over else self.deal.clone()
+        return copy
+
+    def record(self, *, seed: bool | None = None) -> str:
+        """The text record of the match (see :mod:`pyrummy.core.record`)."""
+        from pyrummy.core.record import emit_record  # record.py imports this module
+
+        return emit_record(self, seed=seed)
+
+    def __repr__(self) -> str:
+        state = "over" if self._over else f"deal {self.deal_number}"
+        return f"<Match {self.rules.name} {self.players} players, {state}>"
+
+
+def new_match(
+    rules: str | Rules = "knock",
+    players: int = 4,
+    seed: int | None = None,
+    dealer: int | None = None,
+    names: Sequence[str] | None = None,
+    **options: object,
+) -> Match:
+    """A new match, its first deal dealt.
+
+    ``dealer`` is the first dealer (random from the seed when not given;
+    for ``rummy`` the person in seat 0 plays first, so the first dealer is
+    the seat to their right, ``players - 1``). ``options`` change the rules
+    (validated by :func:`pyrummy.core.rules.find_rules`).
+
+    >>> new_match("rummy", players=3, seed=1).deal.dealer
+    2
+    >>> new_match("gin", players=3)
+    Traceback (most recent call last):
+    ...
+    pyrummy.core.errors.RulesError: gin is for 2-2 players, not 3
+    """
+    resolved = find_rules(rules, **options)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise RulesError(f"players: expected a whole number, got {players!r}")
+    resolved.check_players(players)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise RulesError(f"seed: expected a whole number >= 0, got {seed!r}")
+    if dealer is None:
+        if resolved.name == "rummy":
+            dealer = players - 1
+        elif seed is None:
+            dealer = secrets.SystemRandom().randrange(players)
+        else:
+            dealer = _first_dealer_from_seed(seed, players)
+    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise RulesError(f"dealer {dealer!r} is not a seat of {players} players")
+    return Match(resolved, players, dealer, check_names(names, players), seed)

@@ -1,0 +1,312 @@
+"""What one seat may know of a deal, and re-deals consistent with it.
+
+An :class:`Observation` is built for one seat (or ``None``, a spectator) by
+:meth:`pyrummy.core.deal.Deal.observe`. It holds the seat's own hand and
+every public fact, never another hand's hidden cards, the stock order (unless
+the stock is the discard pile turned over unshuffled, which everybody saw),
+the knock card before the deal is over, or the deal's random state.
+Visibility follows who owns a card, not the phase: once the deal is over
+every hand and the knock card are shown (``revealed_hands``, ``knock_card``).
+
+>>> from pyrummy.core.deal import new_deal
+>>> deal = new_deal("gin", players=2, seed=4)
+>>> seen = deal.observe(1)
+>>> len(seen.hand), seen.hand_sizes, seen.stock_count, seen.revealed_hands
+(10, (10, 10), 31, None)
+>>> deal.observe(None).hand
+CardSet('')
+>>> import random
+>>> again = seen.sample_deal(random.Random(0))
+>>> again.hands(1) == deal.hands(1), again.discard_pile == deal.discard_pile
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pyrummy.core.actions import Action
+from pyrummy.core.cards import ALL_CARDS, Card, CardSet
+from pyrummy.core.errors import RummyError
+from pyrummy.core.melds import Meld
+from pyrummy.core.phases import Phase
+from pyrummy.core.rules import Rules
+from pyrummy.core.settlement import Settlement
+
+if TYPE_CHECKING:
+    from pyrummy.core.deal import Deal
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: who laid it down and who laid each of its cards.
+
+    ``laid_by[i]`` is the seat that put ``meld.cards[i]`` on the table.
+    """
+
+    owner: int
+    meld: Meld
+    laid_by: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "owner": self.owner,
+            "kind": self.meld.kind.value,
+            "cards": [str(card) for card in self.meld.cards],
+            "represents": [None if c is None else str(c) for c in self.meld.represents],
+            "laid_by": list(self.laid_by),
+        }
+
+
+@dataclass(frozen=True)
+class PublicUndo:
+    """One step the seat to play may take back, in public terms.
+
+    ``kind`` is ``draw`` (``card`` goes back on the pile) or ``table`` (the
+    table, flags and the hand as they were: the hand is the current hand
+    plus ``hand_add`` minus ``hand_remove``, both made of public cards).
+    """
+
+    kind: str
+    card: Card | None = None
+    table: tuple[TableMeld, ...] = ()
+    own_meld: bool = False
+    melds_this_turn: int = 0
+    played_this_turn: bool = False
+    known: CardSet = field(default_factory=CardSet)
+    taken: CardSet = field(default_factory=CardSet)
+    hand_add: CardSet = field(default_factory=CardSet)
+    hand_remove: CardSet = field(default_factory=CardSet)
+
+
+def _cards(mask: int) -> tuple[Card, ...]:
+    return tuple(CardSet(mask))
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view of a deal (immutable).
+
+    Fields: ``seat`` (None: spectator), ``rules``, ``players``, ``dealer``,
+    ``deal_number``, ``phase``, ``current_seat`` (None once over), ``turn``;
+    ``hand`` (own cards; empty for a spectator), ``hand_sizes`` (every
+    seat), ``stock_count``, ``discard_pile`` (bottom to top), ``table``
+    (:class:`TableMeld` in the order laid, numbered from 0 for lay-offs);
+    ``taken_discards`` (per seat: cards taken from the discard pile and still
+    in that hand), ``known_cards`` (per seat: every card known to everybody
+    to be in that hand: taken discards, jokers freed by an exchange, cards
+    taken back from the table by undo, cards drawn from a stock whose order
+    is public); ``drawn_card`` (the observer's own draw this turn, when the
+    observer is the seat to play); ``taken_discard`` (the card the seat to
+    play took from the pile this turn: public); ``melded`` (per seat: has
+    put cards down in this deal); ``exhaustions`` (times the stock ran out);
+    ``public_stock`` (the stock, top card first, when its order is public:
+    the pile turned over unshuffled; else None) and ``recycled_stock`` (the
+    stock was rebuilt from the pile, shuffled or not); ``history`` (every
+    action so far, ``(seat, action)``: none hides anything); ``legal_actions``
+    (for the seat to play, when that is the observer); ``scores`` (match
+    totals, if a match passes them); ``is_over``; once over
+    ``revealed_hands``, ``knock_card`` and ``settlement``.
+
+    :meth:`to_dict` is the JSON form the web server sends::
+
+        {"seat": 1 | null, "rules": "gin", "options": "", "players": 2,
+         "dealer": 0, "deal_number": 1, "phase": "draw", "current_seat": 1,
+         "turn": 1, "hand": ["AS", ...], "hand_sizes": [10, 10],
+         "stock_count": 31, "discard_pile": ["7H"],
+         "table": [{"owner": 0, "kind": "run", "cards": [...],
+                    "represents": [...], "laid_by": [0, 0, 0]}],
+         "taken_discards": [[...], [...]], "known_cards": [[...], [...]],
+         "drawn_card": "KD" | null, "taken_discard": "7H" | null,
+         "melded": [false, false], "exhaustions": 0,
+         "public_stock": [...] | null, "recycled_stock": false,
+         "history": [[1, "draw stock"], ...], "legal_actions": ["discard AS", ...],
+         "scores": ["3", "-1/2"] | null, "is_over": false,
+         "revealed_hands": [[...], [...]] | null, "knock_card": "7H" | null,
+         "settlement": {...} | null}
+    """
+
+    seat: int | None
+    rules: Rules
+    players: int
+    dealer: int
+    deal_number: int
+    phase: Phase
+    current_seat: int | None
+    turn: int
+    hand: CardSet
+    hand_sizes: tuple[int, ...]
+    stock_count: int
+    discard_pile: tuple[Card, ...]
+    table: tuple[TableMeld, ...]
+    taken_discards: tuple[tuple[Card, ...], ...]
+    known_cards: tuple[CardSet, ...]
+    drawn_card: Card | None
+    taken_discard: Card | None
+    melded: tuple[bool, ...]
+    exhaustions: int
+    public_stock: tuple[Card, ...] | None
+    recycled_stock: bool
+    history: tuple[tuple[int, Action], ...]
+    legal_actions: tuple[Action, ...]
+    is_over: bool
+    revealed_hands: tuple[CardSet, ...] | None
+    knock_card: Card | None
+    settlement: Settlement | None
+    put_down_before: tuple[bool, ...] = ()
+    own_meld: tuple[bool, ...] = ()
+    melds_this_turn: int = 0
+    undo_entries: tuple[PublicUndo, ...] = ()
+    end_reason: str = ""
+    scores: tuple[Fraction, ...] | None = None
+
+    @classmethod
+    def of(cls, deal: Deal, seat: int | None) -> Observation:
+        """Build ``seat``'s view of ``deal`` (reads the deal's private state)."""
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.players
+        ):
+            raise RummyError(f"seat must be 0-{deal.players - 1} or None, not {seat!r}")
+        over = deal.is_over
+        to_play = deal.current_seat
+        own = deal._hands[seat] if seat is not None else 0
+        taken = deal._taken if to_play is not None else None
+        return cls(
+            seat=seat,
+            rules=deal.rules,
+            players=deal.players,
+            dealer=deal.dealer,
+            deal_number=deal.deal_number,
+            phase=deal.phase,
+            current_seat=to_play,
+            turn=deal.turn,
+            hand=CardSet(own),
+            hand_sizes=tuple(mask.bit_count() for mask in deal._hands),
+            stock_count=len(deal._stock),
+            discard_pile=tuple(ALL_CARDS[i] for i in deal._pile),
+            table=tuple(deal._table),
+            taken_discards=tuple(_cards(mask) for mask in deal._taken_held),
+            known_cards=tuple(CardSet(mask) for mask in deal._public),
+            drawn_card=(
+                ALL_CARDS[deal._drawn]
+                if deal._drawn is not None and seat is not None and seat == to_play
+                else None
+            ),
+            taken_discard=None if taken is None else ALL_CARDS[taken],
+            melded=tuple(
+                before or (deal._played_turn and other == to_play)
+                for other, before in enumerate(deal._played)
+            ),
+            put_down_before=tuple(deal._played),
+            own_meld=tuple(deal._own_meld),
+            melds_this_turn=deal._melds_turn,
+            undo_entries=deal._public_undo(),
+            end_reason=deal.end_reason,
+            exhaustions=deal._exhaustions,
+            public_stock=deal.stock if deal._stock_public else None,
+            recycled_stock=deal._stock_recycled,
+            history=tuple(deal.history),
+            legal_actions=(
+                tuple(deal.legal_actions()) if seat is not None and seat == to_play else ()
+            ),
+            is_over=over,
+            revealed_hands=tuple(CardSet(m) for m in deal._hands) if over else None,
+            knock_card=deal.knock_card if over else None,
+            settlement=deal.settlement if over else None,
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON-able form (shape in the class docstring)."""
+
+        def names(cards: tuple[Card, ...] | CardSet) -> list[str]:
+            return [str(card) for card in cards]
+
+        return {
+            "seat": self.seat,
+            "rules": self.rules.name,
+            "options": self.rules.option_text(),
+            "players": self.players,
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "phase": self.phase.value,
+            "current_seat": self.current_seat,
+            "turn": self.turn,
+            "hand": names(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "stock_count": self.stock_count,
+            "discard_pile": names(self.discard_pile),
+            "table": [meld.to_dict() for meld in self.table],
+            "taken_discards": [names(cards) for cards in self.taken_discards],
+            "known_cards": [names(cards) for cards in self.known_cards],
+            "drawn_card": None if self.drawn_card is None else str(self.drawn_card),
+            "taken_discard": None if self.taken_discard is None else str(self.taken_discard),
+            "melded": list(self.melded),
+            "exhaustions": self.exhaustions,
+            "public_stock": None if self.public_stock is None else names(self.public_stock),
+            "recycled_stock": self.recycled_stock,
+            "history": [[seat, str(action)] for seat, action in self.history],
+            "legal_actions": [str(action) for action in self.legal_actions],
+            "scores": None if self.scores is None else [str(s) for s in self.scores],
+            "is_over": self.is_over,
+            "revealed_hands": (
+                None if self.revealed_hands is None else [names(h) for h in self.revealed_hands]
+            ),
+            "knock_card": None if self.knock_card is None else str(self.knock_card),
+            "settlement": None if self.settlement is None else self.settlement.to_dict(),
+        }
+
+    def unseen_cards(self) -> CardSet:
+        """Cards whose place the observer does not know (other hands or the stock)."""
+        known = self.hand.mask
+        for card in self.discard_pile:
+            known |= card.bit
+        for table_meld in self.table:
+            for card in table_meld.meld.cards:
+                known |= card.bit
+        for cards in self.known_cards:
+            known |= cards.mask
+        if self.public_stock is not None:
+            for card in self.public_stock:
+                known |= card.bit
+        if self.knock_card is not None:
+            known |= self.knock_card.bit
+        for cards in self.revealed_hands or ():
+            known |= cards.mask
+        return CardSet(((1 << self.rules.deck_size) - 1) & ~known)
+
+    def sample_deal(self, rng: random.Random) -> Deal:
+        """A full deal consistent with this observation, for search.
+
+        The observer's hand, the pile, the table and every card known to be
+        in some hand stay put; the unseen cards are dealt at random to the
+        other hands' unknown places and the stock. The sampled deal carries
+        the same history and phase but no deck (it has no record).
+        Limitation: after a *shuffled* rebuild of the stock, the stock may
+        be sampled with cards that were in a hand at the time.
+        """
+        from pyrummy.core.deal import Deal
+
+        seat = self.seat
+        unseen = list(self.unseen_cards())
+        rng.shuffle(unseen)
+        hands: list[int] = []
+        for other in range(self.players):
+            if self.revealed_hands is not None:
+                hands.append(self.revealed_hands[other].mask)
+                continue
+            if other == seat:
+                hands.append(self.hand.mask)
+                continue
+            mask = self.known_cards[other].mask
+            for _ in range(self.hand_sizes[other] - mask.bit_count()):
+                mask |= unseen.pop().bit
+            hands.append(mask)
+        if self.public_stock is not None:
+            stock = [card.index for card in reversed(self.public_stock)]
+        else:
+            stock = [unseen.pop().index for _ in range(self.stock_count)] if unseen else []
+        knock = self.knock_card.index if self.knock_card is not None else None
+        return Deal._sampled(self, hands, stock, knock, random.Random(rng.random()))

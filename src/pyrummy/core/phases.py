@@ -1,0 +1,32 @@
+"""The phases of a deal (the explicit state of :class:`pyrummy.core.deal.Deal`).
+
+>>> Phase.DRAW.value, Phase("over") is Phase.OVER
+('draw', True)
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Phase(Enum):
+    """Where a deal stands; each phase has its own legal actions.
+
+    - ``DEAL``: the cards are being dealt (never seen from outside: dealing
+      is one step).
+    - ``DRAW``: the seat to play takes the top card of the stock or of the
+      discard pile.
+    - ``DECLINE``: the turn starts with the stock empty: take the top discard
+      or decline it (what declining does depends on the preset).
+    - ``MELD`` (melding games): after the draw: meld, lay off, exchange a
+      joker, undo, and end the turn with a discard (or go out).
+    - ``DISCARD`` (knock and gin): after the draw: discard face up or knock.
+    - ``OVER``: the deal is settled.
+    """
+
+    DEAL = "deal"
+    DRAW = "draw"
+    DECLINE = "decline"
+    MELD = "meld"
+    DISCARD = "discard"
+    OVER = "over"

@@ -1,0 +1,545 @@
+"""The FastAPI application: a JSON API, a WebSocket per table and the page.
+
+Endpoints (OpenAPI at ``/docs``):
+
+* ``GET  /api/presets`` — the games, their limits and options, the bots.
+* ``POST /api/tables`` — a new table; returns the seat token(s) (also set as
+  an HttpOnly cookie) and the first state.
+* ``GET  /api/tables/{id}/state`` — the state for the caller's seat.
+* ``POST /api/tables/{id}/actions`` — one action for the caller's seat.
+* ``POST /api/tables/{id}/continue`` — the caller has seen the showdown.
+* ``PUT  /api/tables/{id}/settings`` — the bots' pause between steps.
+* ``POST /api/tables/{id}/explain-meld`` — why some cards are (not) a meld.
+* ``GET  /api/tables/{id}/events?since=N`` — missed events and a fresh state.
+* ``WS   /api/tables/{id}/ws?since=N`` — live events, numbered.
+* ``GET  /api/matches`` — finished (or live) matches, newest first.
+* ``GET  /api/matches/{id}/replay?step=K`` and ``/record`` — finished matches.
+
+The seat token travels in the ``X-Seat-Token`` header, an
+``Authorization: Bearer`` header or the table's cookie. Without one the
+caller is a spectator: it sees what a spectator may see and cannot act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from pyrummy.core.actions import ActionKind, parse_action
+from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyError
+from pyrummy.core.melds import explain_meld
+from pyrummy.core.messages import Message, render
+from pyrummy.core.rules import PRESETS
+from pyrummy.server.messages import pick_language, server_text
+from pyrummy.server.schemas import CreateTable, ExplainMeld, PostAction, TableSettings
+from pyrummy.server.storage import SeatSpec, Store, StoredAction, default_url
+from pyrummy.server.tables import (
+    BOT_NAMES,
+    BotFactory,
+    LiveTable,
+    TableError,
+    TableManager,
+    default_bot_factory,
+    new_table_spec,
+)
+from pyrummy.server.views import (
+    event_with_state,
+    replay_view,
+    rules_summary,
+    seat_state,
+    table_summary,
+)
+
+log = logging.getLogger("pyrummy.server")
+
+MAX_BODY = 16 * 1024
+COOKIE_PREFIX = "pyrummy_seat_"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs: where data lives and how fast bots play by default."""
+
+    data_dir: Path = Path("data")
+    database_url: str | None = None
+    bot_delay: float = 0.8
+    max_body: int = MAX_BODY
+    #: Let table creators choose the match seed (tests and demos only).
+    allow_seed: bool = False
+
+    def url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        env = os.environ.get("DATABASE_URL")
+        if env:
+            return env
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return default_url(self.data_dir)
+
+
+def static_dir() -> Path:
+    return Path(str(resources.files("pyrummy") / "web" / "static"))
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (413), counted as they arrive."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(scope, send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = bool(message.get("more_body", False))
+            if len(body) > self.limit:
+                await self._refuse(scope, send)
+                return
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        headers = dict(scope.get("headers") or [])
+        lang = pick_language(headers.get(b"accept-language", b"").decode("latin-1"))
+        text = server_text("request.too_large", lang, limit=self.limit)
+        response = _error_response(413, "request.too_large", text)
+        await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Any:  # pragma: no cover - the refusal reads nothing
+    return {"type": "http.disconnect"}
+
+
+def _error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"status": status, "code": code, "message": message, **extra}},
+        status_code=status,
+    )
+
+
+def request_language(request: Request) -> str:
+    return pick_language(request.headers.get("accept-language"), request.query_params.get("lang"))
+
+
+Lang = Annotated[str, Depends(request_language)]
+
+
+def core_error_text(exc: RummyError, lang: str) -> str:
+    """The core's message in ``lang`` where the error carries a catalogue Message.
+
+    Details the core adds after the catalogue text (``cannot read the action
+    'discard 1X': '1X' is not a card ...``) are kept.
+    """
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, Message):
+        with contextlib.suppress(RummyError):
+            english = render(reason, "en")
+            text = str(exc)
+            detail = text[len(english) :] if text.startswith(english) else ""
+            return render(reason, lang) + detail
+    return str(exc)
+
+
+def is_unreadable(exc: RummyError) -> bool:
+    reason = getattr(exc, "reason", None)
+    return isinstance(reason, Message) and reason.key == "action.unknown"
+
+
+def create_app(
+    settings: Settings | None = None, bot_factory: BotFactory = default_bot_factory
+) -> FastAPI:
+    """The web game as an ASGI app; tables are resumed from storage at start."""
+    settings = settings or Settings()
+    state: dict[str, Any] = {}
+
+    def manager() -> TableManager:
+        result: TableManager = state["manager"]
+        return result
+
+    def broadcast(table: LiveTable, stored: StoredAction | None) -> None:
+        cache: dict[int | None, dict[str, Any]] = {}
+        for subscriber in list(table.subscribers):
+            seat = subscriber.seat
+            if seat not in cache:
+                if stored is None:
+                    cache[seat] = {
+                        "type": "state",
+                        "seq": table.seq,
+                        "state": seat_state(table, seat),
+                    }
+                else:
+                    cache[seat] = event_with_state(table, stored, seat)
+            table.deliver(subscriber, cache[seat])
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.url())
+        tables = TableManager(store, bot_factory)
+        tables.on_change = broadcast
+        state["manager"] = tables
+        state["store"] = store
+        resumed = tables.resume_all()
+        log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
+        try:
+            yield
+        finally:
+            await tables.stop()
+            store.close()
+
+    app = FastAPI(
+        title="pyrummy",
+        summary="Knock Rummy, Rummy, Gin and their cousins against bots.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+
+    # -- errors: always JSON, always 4xx with a message for bad input -----------
+    @app.exception_handler(TableError)
+    async def _table_error(request: Request, exc: TableError) -> JSONResponse:
+        lang = request_language(request)
+        return _error_response(exc.status, exc.key, server_text(exc.key, lang, **exc.params))
+
+    @app.exception_handler(IllegalActionError)
+    async def _illegal(request: Request, exc: IllegalActionError) -> JSONResponse:
+        text = core_error_text(exc, request_language(request))
+        if is_unreadable(exc):
+            return _error_response(400, "action.unreadable", text)
+        return _error_response(409, "action.illegal", text)
+
+    @app.exception_handler(RummyError)
+    async def _rummy(request: Request, exc: RummyError) -> JSONResponse:
+        code = "cards.invalid" if isinstance(exc, CardNotationError) else "request.rejected"
+        return _error_response(400, code, core_error_text(exc, request_language(request)))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        lang = request_language(request)
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            detail = "; ".join(str(e.get("ctx", {}).get("error", e.get("msg"))) for e in errors)
+            return _error_response(
+                400, "request.bad_json", server_text("request.bad_json", lang, detail=detail)
+            )
+        parts = []
+        for error in errors:
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+        detail = "; ".join(parts)
+        return _error_response(
+            422, "request.invalid", server_text("request.invalid", lang, detail=detail)
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        lang = request_language(request)
+        if exc.status_code == 404:
+            text = server_text("not_found", lang, path=request.url.path)
+        else:
+            text = str(exc.detail)
+        return _error_response(exc.status_code, "http", text)
+
+    # -- helpers ------------------------------------------------------------------
+    def token_of(request: Request | WebSocket, table_id: str) -> str | None:
+        header = request.headers.get("x-seat-token")
+        if header:
+            return header
+        auth = request.headers.get("authorization", "")
+        if auth.lower().startswith("bearer "):
+            return auth[7:].strip()
+        if isinstance(request, WebSocket):
+            query = request.query_params.get("token")
+            if query:
+                return query
+        return request.cookies.get(COOKIE_PREFIX + table_id)
+
+    def seat_of(request: Request | WebSocket, table: LiveTable) -> int | None:
+        return table.seat_of_token(token_of(request, table.table_id))
+
+    def acting_seat(request: Request, table: LiveTable) -> int:
+        seat = seat_of(request, table)
+        if seat is None:
+            raise TableError(401, "seat.token_missing")
+        return seat
+
+    # -- the API ------------------------------------------------------------------
+    @app.get("/api/health", tags=["meta"])
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables": len(manager().tables)}
+
+    @app.get("/api/presets", tags=["meta"])
+    async def presets() -> dict[str, Any]:
+        """The games, with their player limits and default options, and the bots."""
+        return {
+            "presets": [rules_summary(rules) for rules in PRESETS.values()],
+            "bots": list(BOT_NAMES),
+            "default_bot_delay": settings.bot_delay,
+            "allow_seed": settings.allow_seed,
+        }
+
+    @app.post("/api/tables", status_code=201, tags=["tables"])
+    async def create_table(body: CreateTable, response: Response) -> dict[str, Any]:
+        """Create a table. People sit first, then the bots; the response holds a
+        secret token per person's seat (also set as an HttpOnly cookie for the
+        first person)."""
+        seats = [SeatSpec("human", None, body.name if i == 0 else None) for i in range(body.humans)]
+        seats += [SeatSpec("bot", bot) for bot in body.bots]
+        delay = settings.bot_delay if body.bot_delay is None else body.bot_delay
+        if body.seed is not None and not settings.allow_seed:
+            raise TableError(403, "table.seed_forbidden")
+        spec = new_table_spec(body.preset, dict(body.options), seats, delay, body.seed)
+        table, tokens = manager().create(spec)
+        first = next((t for t in tokens if t), None)
+        if first is not None:
+            response.set_cookie(
+                COOKIE_PREFIX + table.table_id,
+                first,
+                httponly=True,
+                samesite="strict",
+                path=f"/api/tables/{table.table_id}",
+                max_age=60 * 60 * 24 * 30,
+            )
+        table.wake_bots()
+        seat = 0 if first is not None else None
+        return {
+            "table": table_summary(table.spec, "live"),
+            "seat": seat,
+            "token": first,
+            "tokens": [{"seat": i, "token": t} for i, t in enumerate(tokens) if t],
+            "state": seat_state(table, seat),
+        }
+
+    @app.get("/api/tables/{table_id}", tags=["tables"])
+    async def get_table(table_id: str) -> dict[str, Any]:
+        table = manager().get(table_id)
+        return table_summary(table.spec, "over" if table.is_over else "live")
+
+    @app.get("/api/tables/{table_id}/state", tags=["tables"])
+    async def get_state(table_id: str, request: Request) -> dict[str, Any]:
+        """The table as the caller's seat sees it (a spectator without a token)."""
+        table = manager().get(table_id)
+        return seat_state(table, seat_of(request, table))
+
+    @app.post("/api/tables/{table_id}/actions", tags=["tables"])
+    async def post_action(
+        table_id: str, body: PostAction, request: Request, lang: Lang
+    ) -> dict[str, Any]:
+        """Play one action for the caller's seat; the answer is the new state."""
+        table = manager().get(table_id)
+        seat = acting_seat(request, table)
+        async with table.lock:
+            if body.seq is not None and body.seq != table.seq:
+                raise TableError(409, "seat.stale", seq=table.seq)
+            try:
+                table.apply(seat, body.action)
+            except IllegalActionError as exc:
+                raise _explained(exc, body.action, table, lang) from exc
+        table.wake_bots()
+        return seat_state(table, seat)
+
+    @app.post("/api/tables/{table_id}/continue", tags=["tables"])
+    async def continue_after_showdown(table_id: str, request: Request) -> dict[str, Any]:
+        """The caller has seen the last showdown; bots may play the next deal."""
+        table = manager().get(table_id)
+        seat = acting_seat(request, table)
+        table.acknowledge(seat)
+        table.wake_bots()
+        return seat_state(table, seat)
+
+    @app.put("/api/tables/{table_id}/settings", tags=["tables"])
+    async def table_settings(
+        table_id: str, body: TableSettings, request: Request
+    ) -> dict[str, Any]:
+        """Change the pause between bot steps (seconds) at this table."""
+        table = manager().get(table_id)
+        acting_seat(request, table)
+        table.set_bot_delay(body.bot_delay)
+        return table_summary(table.spec, "over" if table.is_over else "live") | {
+            "bot_delay": table.bot_delay
+        }
+
+    @app.post("/api/tables/{table_id}/explain-meld", tags=["tables"])
+    async def explain(table_id: str, body: ExplainMeld, lang: Lang) -> dict[str, Any]:
+        """Whether the cards form a meld under this table's rules, and why not."""
+        table = manager().get(table_id)
+        reason = explain_meld(body.cards, table.rules, lang)
+        return {"valid": reason is None, "explanation": reason}
+
+    @app.get("/api/tables/{table_id}/events", tags=["tables"])
+    async def missed(
+        table_id: str, request: Request, since: Annotated[int, Query(ge=0)] = 0
+    ) -> dict[str, Any]:
+        """Events after number ``since`` (as the caller's seat sees them) and the
+        state now; ``events`` is null when a full resync is needed."""
+        table = manager().get(table_id)
+        seat = seat_of(request, table)
+        return {
+            "seq": table.seq,
+            "events": table.missed_events(seat, since),
+            "state": seat_state(table, seat),
+        }
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def live(websocket: WebSocket, table_id: str) -> None:
+        try:
+            table = manager().get(table_id)
+            seat = seat_of(websocket, table)
+        except TableError as exc:
+            await websocket.close(code=4000 + exc.status, reason=exc.key)
+            return
+        since_text = websocket.query_params.get("since", "")
+        since = int(since_text) if since_text.isdigit() else -1
+        await websocket.accept()
+        subscriber = table.subscribe(seat)
+        try:
+            events = table.missed_events(seat, since) if since >= 0 else None
+            for event in events or []:
+                await websocket.send_json(event)
+            await websocket.send_json(
+                {
+                    "type": "state",
+                    "seq": table.seq,
+                    "state": seat_state(table, seat),
+                    "resync": events is None,
+                }
+            )
+            receiver = asyncio.create_task(_drain(websocket))
+            while True:
+                getter = asyncio.create_task(subscriber.queue.get())
+                done, _ = await asyncio.wait(
+                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiver in done:
+                    getter.cancel()
+                    break
+                message = getter.result()
+                if message is None or message.get("type") == "closing":
+                    await websocket.close(code=1012)
+                    break
+                await websocket.send_json(message)
+            receiver.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            table.unsubscribe(subscriber)
+
+    @app.get("/api/matches", tags=["matches"])
+    async def list_matches(
+        status: Annotated[str, Query(pattern="^(over|live|all)$")] = "over",
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+        offset: Annotated[int, Query(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        """Matches, newest first: finished ones by default (``status=live|all``)."""
+        store: Store = state["store"]
+        total, rows = store.list_tables(None if status == "all" else status, limit, offset)
+        return {
+            "total": total,
+            "matches": [
+                table_summary(spec, row_status)
+                | {"finished_at": finished, "result": result, "actions": actions}
+                for spec, row_status, finished, result, actions in rows
+            ],
+        }
+
+    def finished(table_id: str) -> Any:
+        store: Store = state["store"]
+        stored = store.load_table(table_id) if len(table_id) <= 32 else None
+        if stored is None:
+            raise TableError(404, "table.not_found", table=table_id)
+        if stored.status != "over":
+            raise TableError(409, "table.not_over", table=table_id)
+        return stored
+
+    @app.get("/api/matches/{table_id}/replay", tags=["matches"])
+    async def replay(
+        table_id: str, step: Annotated[int | None, Query(ge=0)] = None
+    ) -> dict[str, Any]:
+        """A finished match after ``step`` actions (default: the end), all hands shown."""
+        stored = finished(table_id)
+        last = len(stored.actions)
+        chosen = last if step is None else step
+        if chosen > last:
+            raise TableError(400, "replay.bad_step", step=chosen, last=last)
+        view = replay_view(stored, chosen)
+        view["actions"] = [{"seq": a.seq, "seat": a.seat, "text": a.text} for a in stored.actions]
+        return view
+
+    @app.get("/api/matches/{table_id}/record", tags=["matches"], response_class=PlainTextResponse)
+    async def record(table_id: str) -> str:
+        """The text game record of a finished match (with its seed)."""
+        from pyrummy.server.tables import build_match
+
+        stored = finished(table_id)
+        match = build_match(stored.spec)
+        for action in stored.actions:
+            match.apply(action.text)
+        return match.record(seed=True)
+
+    # -- the page -------------------------------------------------------------------
+    root = static_dir()
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(root / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=root), name="static")
+    return app
+
+
+def _explained(exc: IllegalActionError, text: str, table: LiveTable, lang: str) -> Exception:
+    """An illegal meld is explained in words (the core's catalogue, ``lang``)."""
+    with contextlib.suppress(RummyError):
+        action = parse_action(text)
+        if action.kind is ActionKind.MELD:
+            reason = explain_meld(action.cards, table.rules, lang)
+            if reason is not None:
+                return _MeldRefused(reason)
+    return exc
+
+
+class _MeldRefused(IllegalActionError):
+    def __init__(self, explanation: str) -> None:
+        super().__init__(explanation)
+        self.explanation = explanation
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, until it goes away."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            await websocket.receive_text()

@@ -1,0 +1,80 @@
+"""The server's own messages (errors of the HTTP layer), in English and Russian.
+
+Errors of the game itself come from the rules core's catalogue
+(:mod:`pyrummy.core.messages`); these are the ones only a server has: tokens,
+unknown tables, malformed requests.
+
+>>> server_text("seat.not_your_turn", "ru", seat=2)
+'сейчас не ваш ход: ходит игрок 2'
+>>> pick_language("ru-RU,ru;q=0.9,en;q=0.8"), pick_language(None), pick_language("de, en")
+('ru', 'en', 'en')
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+LANGUAGES: Final = ("en", "ru")
+
+_CATALOGUE: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "table.not_found": "there is no table {table}",
+        "table.not_over": "the match at table {table} is not over yet: replays open when it ends",
+        "match.over": "the match is over: no more actions",
+        "seat.token_missing": "this action needs your seat token (cookie or X-Seat-Token header)",
+        "seat.token_bad": "this token does not belong to any seat at this table",
+        "seat.not_your_turn": "it is not your turn: player {seat} is to play",
+        "seat.is_bot": "seat {seat} is played by a bot",
+        "request.too_large": "the request is too large: at most {limit} bytes",
+        "request.invalid": "invalid request: {detail}",
+        "request.bad_json": "the request body is not valid JSON: {detail}",
+        "request.bad_cards": "{detail}",
+        "request.bad_rules": "{detail}",
+        "request.bad_seats": "{detail}",
+        "replay.bad_step": "step {step} is outside 0-{last}",
+        "table.seed_forbidden": "this server deals only unpredictable cards: no seed may be chosen",
+        "seat.stale": "the table has moved on to event {seq}: reload the state and try again",
+        "server.busy": "the action could not be stored; nothing changed, please try again",
+        "not_found": "not found: {path}",
+    },
+    "ru": {
+        "table.not_found": "стола {table} нет",
+        "table.not_over": "партия за столом {table} ещё идёт: запись откроется после её конца",
+        "match.over": "партия окончена: ходов больше нет",
+        "seat.token_missing": (
+            "для этого нужен ключ вашего места (cookie или заголовок X-Seat-Token)"
+        ),
+        "seat.token_bad": "этот ключ не подходит ни к одному месту за этим столом",
+        "seat.not_your_turn": "сейчас не ваш ход: ходит игрок {seat}",
+        "seat.is_bot": "за место {seat} играет бот",
+        "request.too_large": "слишком большой запрос: не больше {limit} байт",
+        "request.invalid": "неверный запрос: {detail}",
+        "request.bad_json": "тело запроса - не JSON: {detail}",
+        "request.bad_cards": "{detail}",
+        "request.bad_rules": "{detail}",
+        "request.bad_seats": "{detail}",
+        "replay.bad_step": "шага {step} нет: допустимо от 0 до {last}",
+        "table.seed_forbidden": "этот сервер сдаёт только непредсказуемо: выбрать seed нельзя",
+        "seat.stale": "за столом уже событие {seq}: обновите состояние и попробуйте ещё раз",
+        "server.busy": "ход не удалось сохранить; ничего не изменилось, попробуйте ещё раз",
+        "not_found": "не найдено: {path}",
+    },
+}
+
+
+def server_text(key: str, lang: str = "en", **params: object) -> str:
+    """The server message ``key`` in ``lang`` (English when the language is unknown)."""
+    templates = _CATALOGUE.get(lang, _CATALOGUE["en"])
+    return templates[key].format(**params)
+
+
+def pick_language(accept_language: str | None, query_lang: str | None = None) -> str:
+    """``lang`` from the query if given, else the first of ours in Accept-Language."""
+    if query_lang in LANGUAGES:
+        return str(query_lang)
+    if accept_language:
+        for part in accept_language.split(","):
+            code = part.split(";")[0].strip().lower()[:2]
+            if code in LANGUAGES:
+                return code
+    return "en"

@@ -1,0 +1,385 @@
+"""Live tables: a match from the rules core, its seats, its events and its bots.
+
+The server decides no rule: every action goes to :meth:`Match.apply`, and
+every view of a table comes from :meth:`Match.observe` for one seat. What
+this module adds is the plumbing around the core:
+
+* **Durability.** An action is applied and stored in one transaction; if the
+  store refuses it, the table is rebuilt from storage (seed + actions).
+* **Events.** Every accepted action is event number ``seq`` (1, 2, ...). A
+  subscriber that reconnects with the last number it saw gets the events it
+  missed and a fresh state, so a refresh never loses a game.
+* **Bots.** Bot seats play server-side, with ``bot_delay`` seconds between
+  steps, and wait while a person is still looking at the last showdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyrummy.core.actions import Action, ActionKind, parse_action
+from pyrummy.core.errors import IllegalActionError, RulesError
+from pyrummy.core.match import Match, new_match
+from pyrummy.core.rules import Rules, find_rules
+from pyrummy.server.storage import SeatSpec, Store, StoredAction, StoredTable, TableSpec
+
+log = logging.getLogger("pyrummy.server")
+Message = dict[str, Any]
+#: A subscriber whose queue holds this many undelivered messages is dropped;
+#: it reconnects with its last sequence number and catches up.
+QUEUE_LIMIT = 500
+BOT_NAMES = ("easy", "medium", "hard", "random")
+
+
+class TableError(Exception):
+    """A request the table refuses: ``status`` is the HTTP status, ``key`` and
+    ``params`` the server message (see :mod:`pyrummy.server.messages`)."""
+
+    def __init__(self, status: int, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.status = status
+        self.key = key
+        self.params = params
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def rules_of(spec: TableSpec) -> Rules:
+    options = {k: tuple(v) if isinstance(v, list) else v for k, v in spec.options.items()}
+    return find_rules(spec.preset, **options)
+
+
+def build_match(spec: TableSpec) -> Match:
+    names = [seat_name(seat, i) for i, seat in enumerate(spec.seats)]
+    return new_match(
+        rules_of(spec),
+        players=len(spec.seats),
+        seed=spec.seed,
+        dealer=spec.first_dealer,
+        names=names,
+    )
+
+
+def seat_name(seat: SeatSpec, index: int) -> str:
+    if seat.name:
+        return seat.name
+    if seat.kind == "human":
+        return f"Player {index + 1}"
+    return f"Bot {index + 1} ({seat.bot})"
+
+
+def public_action(action: Action, actor: int, viewer: int | None) -> str:
+    """The action as ``viewer`` may know it: the knock card stays face down.
+
+    >>> public_action(parse_action("knock 7H"), 0, 1), public_action(parse_action("knock 7H"), 0, 0)
+    ('knock', 'knock 7H')
+    """
+    if action.kind is ActionKind.KNOCK and viewer != actor:
+        return "knock"
+    return str(action)
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One live connection watching a table from one seat (None: a spectator)."""
+
+    seat: int | None
+    queue: asyncio.Queue[Message | None] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
+    )
+
+
+BotFactory = Callable[[str, int], Any]
+
+
+def default_bot_factory(name: str, seed: int) -> Any:
+    from pyrummy.bots import make_bot
+
+    return make_bot(name, seed)
+
+
+class LiveTable:
+    """One table in memory: the match rebuilt from storage, and who is watching."""
+
+    def __init__(
+        self, stored: StoredTable, store: Store, bot_factory: BotFactory = default_bot_factory
+    ) -> None:
+        self.spec = stored.spec
+        self.store = store
+        self.token_digests = stored.token_digests
+        self.bot_delay = stored.spec.bot_delay
+        self.rules = rules_of(self.spec)
+        self.match = build_match(self.spec)
+        self.actions: list[StoredAction] = []
+        for stored_action in stored.actions:
+            self.match.apply(stored_action.text)
+            self.actions.append(stored_action)
+        self.bots = {
+            seat: bot_factory(spec.bot or "medium", secrets.randbits(32))
+            for seat, spec in enumerate(self.spec.seats)
+            if spec.kind == "bot"
+        }
+        self.humans = [i for i, s in enumerate(self.spec.seats) if s.kind == "human"]
+        # People still looking at the last showdown; bots wait for them.
+        self.awaiting: set[int] = set()
+        if self.match.finished_deals and not self.match.is_over and not self.match.deal.history:
+            self.awaiting = set(self.humans)
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
+
+    # -- identity -----------------------------------------------------------
+    @property
+    def table_id(self) -> str:
+        return self.spec.table_id
+
+    @property
+    def seq(self) -> int:
+        return len(self.actions)
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat this token plays; ``TableError`` when it plays none here."""
+        if not token:
+            return None
+        digest = token_digest(token)
+        for seat, known in enumerate(self.token_digests):
+            if known is not None and hmac.compare_digest(known, digest):
+                return seat
+        raise TableError(403, "seat.token_bad")
+
+    # -- actions --------------------------------------------------------------
+    def apply(self, seat: int, text: str) -> StoredAction:
+        """Apply ``text`` for ``seat`` and store it, atomically.
+
+        Raises ``TableError`` (not your turn, match over) or the core's
+        ``RummyError`` (unreadable or illegal action); nothing changes then.
+        Call with :attr:`lock` held.
+        """
+        if self.match.is_over:
+            raise TableError(409, "match.over")
+        current = self.match.current_seat
+        if current != seat:
+            raise TableError(409, "seat.not_your_turn", seat=(current or 0) + 1)
+        action = parse_action(text)
+        deals_before = len(self.match.finished_deals)
+        stored = StoredAction(self.seq + 1, seat, str(action))
+        try:
+            with self.store.transaction() as session:
+                self.match.apply(action)
+                result = self.result() if self.match.is_over else None
+                self.store.append_action(
+                    self.table_id, stored.seq, seat, stored.text, result, session
+                )
+        except IllegalActionError:
+            raise
+        except Exception:
+            # The store refused (or something broke mid-way): storage is the
+            # truth, so rebuild the table from it before answering.
+            log.exception("table %s: action %r not stored", self.table_id, stored.text)
+            self._reload()
+            raise TableError(503, "server.busy") from None
+        self.actions.append(stored)
+        if len(self.match.finished_deals) > deals_before and not self.match.is_over:
+            self.awaiting = set(self.humans)
+        elif seat in self.awaiting:
+            self.awaiting.discard(seat)
+        self._publish(stored)
+        return stored
+
+    def _reload(self) -> None:
+        fresh = self.store.load_table(self.table_id)
+        if fresh is None:  # pragma: no cover - the row was there a moment ago
+            return
+        self.match = build_match(fresh.spec)
+        self.actions = []
+        for stored_action in fresh.actions:
+            self.match.apply(stored_action.text)
+            self.actions.append(stored_action)
+
+    def acknowledge(self, seat: int) -> None:
+        """The person in ``seat`` has seen the showdown: bots may go on."""
+        self.awaiting.discard(seat)
+        self._publish(None)
+
+    def set_bot_delay(self, delay: float) -> None:
+        self.store.set_bot_delay(self.table_id, delay)
+        self.bot_delay = delay
+        self.spec = dataclasses.replace(self.spec, bot_delay=delay)
+        self._publish(None)
+
+    def result(self) -> dict[str, Any]:
+        standings = self.match.standings
+        return {
+            "totals": [str(t) for t in standings.totals],
+            "winners": list(standings.winners),
+            "deals": len(self.match.finished_deals),
+        }
+
+    # -- events ---------------------------------------------------------------
+    def subscribe(self, seat: int | None) -> Subscriber:
+        subscriber = Subscriber(seat)
+        self.subscribers.add(subscriber)
+        return subscriber
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        self.subscribers.discard(subscriber)
+
+    def missed_events(self, seat: int | None, since: int) -> list[Message] | None:
+        """The events after ``since`` as ``seat`` may see them (None: too many or
+        a number from the future, so only a full state makes sense)."""
+        if since < 0 or since > self.seq or self.seq - since > QUEUE_LIMIT:
+            return None
+        return [self.event_summary(a, seat) for a in self.actions[since:]]
+
+    def event_summary(self, stored: StoredAction, viewer: int | None) -> Message:
+        action = parse_action(stored.text)
+        return {
+            "type": "event",
+            "seq": stored.seq,
+            "seat": stored.seat,
+            "action": public_action(action, stored.seat, viewer),
+            "kind": action.kind.name.lower(),
+        }
+
+    def _publish(self, stored: StoredAction | None) -> None:
+        if self.on_change is not None:
+            self.on_change(self, stored)
+
+    def deliver(self, subscriber: Subscriber, message: Message) -> None:
+        try:
+            subscriber.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # Too slow: close it; the client reconnects and catches up by number.
+            self.subscribers.discard(subscriber)
+            with contextlib.suppress(asyncio.QueueEmpty):
+                subscriber.queue.get_nowait()
+            subscriber.queue.put_nowait(None)
+
+    # -- bots -------------------------------------------------------------------
+    def bot_to_move(self) -> int | None:
+        seat = self.match.current_seat
+        if seat is None or seat not in self.bots or self.awaiting:
+            return None
+        return seat
+
+    def wake_bots(self) -> None:
+        """Start the bot loop if a bot is to move and no loop is running."""
+        if self.bot_to_move() is None:
+            return
+        if self.bot_task is None or self.bot_task.done():
+            self.bot_task = asyncio.get_running_loop().create_task(self._bot_loop())
+
+    async def _bot_loop(self) -> None:
+        while True:
+            if self.bot_to_move() is None:
+                return
+            await asyncio.sleep(self.bot_delay)
+            async with self.lock:
+                seat = self.bot_to_move()
+                if seat is None:
+                    continue
+                observation = self.match.observe(seat)
+                legal = self.match.legal_actions()
+                try:
+                    action = await asyncio.to_thread(self.bots[seat].choose, observation, legal)
+                except Exception:
+                    # A broken bot must not freeze the table: play on with any
+                    # legal action (the core's list) and say so in the log.
+                    log.exception("table %s: bot in seat %d failed", self.table_id, seat)
+                    action = random.choice(legal)
+                self.apply(seat, str(action))
+
+    async def stop(self) -> None:
+        if self.bot_task is not None:
+            self.bot_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.bot_task
+        for subscriber in list(self.subscribers):
+            self.deliver(subscriber, {"type": "closing"})
+
+
+def new_table_spec(
+    preset: str,
+    options: dict[str, Any],
+    seats: list[SeatSpec],
+    bot_delay: float,
+    seed: int | None = None,
+) -> TableSpec:
+    """A fresh table: validated rules, a secret seed and the first dealer."""
+    rules = find_rules(
+        preset, **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+    )
+    rules.check_players(len(seats))
+    for seat in seats:
+        if seat.kind == "bot" and seat.bot not in BOT_NAMES:
+            raise RulesError(f"unknown bot {seat.bot!r}; bots are: {', '.join(BOT_NAMES)}")
+    if seed is None:
+        seed = secrets.randbits(62)
+    probe = new_match(rules, players=len(seats), seed=seed)
+    return TableSpec(
+        table_id=uuid.uuid4().hex[:12],
+        preset=rules.name,
+        options=options,
+        seats=seats,
+        seed=seed,
+        first_dealer=probe.first_dealer,
+        bot_delay=bot_delay,
+    )
+
+
+class TableManager:
+    """Every table this process serves, loaded from storage on start."""
+
+    def __init__(self, store: Store, bot_factory: BotFactory = default_bot_factory) -> None:
+        self.store = store
+        self.bot_factory = bot_factory
+        self.tables: dict[str, LiveTable] = {}
+        self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
+
+    def resume_all(self) -> int:
+        """Load every unfinished table and start its bots; returns how many."""
+        for table_id in self.store.table_ids(status="live"):
+            self.get(table_id)
+        for table in self.tables.values():
+            table.wake_bots()
+        return len(self.tables)
+
+    def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        stored = self.store.load_table(table_id) if len(table_id) <= 32 else None
+        if stored is None:
+            raise TableError(404, "table.not_found", table=table_id)
+        table = LiveTable(stored, self.store, self.bot_factory)
+        table.on_change = self.on_change
+        self.tables[table_id] = table
+        return table
+
+    def create(self, spec: TableSpec) -> tuple[LiveTable, list[str | None]]:
+        tokens = [secrets.token_urlsafe(24) if s.kind == "human" else None for s in spec.seats]
+        self.store.create_table(spec, [token_digest(t) if t else None for t in tokens])
+        table = self.get(spec.table_id)
+        return table, tokens
+
+    async def stop(self) -> None:
+        for table in self.tables.values():
+            await table.stop()

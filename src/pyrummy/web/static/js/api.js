@@ -1,0 +1,134 @@
+// The JSON API and the live WebSocket of a table. Seat tokens are kept per
+// table in localStorage (the server also sets an HttpOnly cookie), so a
+// refresh or a dropped connection never loses a game.
+
+import { lang } from "./i18n.js";
+
+const TOKENS_KEY = "pyrummy.tokens";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function tokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS_KEY) || "{}");
+  } catch (_) {
+    return {};
+  }
+}
+
+export function saveToken(tableId, token, info = {}) {
+  const all = tokens();
+  all[tableId] = { token, ...info, saved: Date.now() };
+  try {
+    localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
+  } catch (_) {
+    // the cookie still identifies the seat
+  }
+}
+
+export function tokenFor(tableId) {
+  return tokens()[tableId]?.token ?? null;
+}
+
+export function forgetToken(tableId) {
+  const all = tokens();
+  delete all[tableId];
+  try {
+    localStorage.setItem(TOKENS_KEY, JSON.stringify(all));
+  } catch (_) {
+    // nothing to do
+  }
+}
+
+export function knownTables() {
+  return Object.entries(tokens()).map(([id, info]) => ({ id, ...info }));
+}
+
+async function request(method, path, { body, tableId } = {}) {
+  const headers = { "Accept-Language": lang() };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const token = tableId ? tokenFor(tableId) : null;
+  if (token) headers["X-Seat-Token"] = token;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    const error = data && data.error ? data.error : { code: "http", message: String(data) };
+    throw new ApiError(response.status, error.code, error.message);
+  }
+  return data;
+}
+
+export const api = {
+  presets: () => request("GET", "/api/presets"),
+  createTable: (body) => request("POST", "/api/tables", { body }),
+  state: (id) => request("GET", `/api/tables/${id}/state`, { tableId: id }),
+  act: (id, action, seq) => request("POST", `/api/tables/${id}/actions`, { tableId: id, body: { action, seq } }),
+  continueDeal: (id) => request("POST", `/api/tables/${id}/continue`, { tableId: id }),
+  settings: (id, botDelay) => request("PUT", `/api/tables/${id}/settings`, { tableId: id, body: { bot_delay: botDelay } }),
+  explainMeld: (id, cards) => request("POST", `/api/tables/${id}/explain-meld?lang=${lang()}`, { tableId: id, body: { cards } }),
+  matches: (offset = 0) => request("GET", `/api/matches?status=over&limit=20&offset=${offset}`),
+  replay: (id, step) => request("GET", `/api/matches/${id}/replay${step === undefined ? "" : `?step=${step}`}`),
+  record: (id) => request("GET", `/api/matches/${id}/record`),
+};
+
+/**
+ * A live connection to a table. `onMessage` gets every event and state; the
+ * connection comes back by itself and asks for what it missed (`since`).
+ */
+export class TableSocket {
+  constructor(tableId, { onMessage, onStatus, getSeq }) {
+    this.tableId = tableId;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.getSeq = getSeq;
+    this.closed = false;
+    this.retry = 0;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const since = this.getSeq();
+    const token = tokenFor(this.tableId);
+    const query = new URLSearchParams();
+    if (since !== null && since !== undefined) query.set("since", String(since));
+    if (token) query.set("token", token);
+    this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.tableId}/ws?${query}`);
+    this.ws.onopen = () => {
+      this.retry = 0;
+      this.onStatus(true);
+    };
+    this.ws.onmessage = (event) => {
+      try {
+        this.onMessage(JSON.parse(event.data));
+      } catch (error) {
+        console.error(error);
+      }
+    };
+    this.ws.onclose = () => {
+      if (this.closed) return;
+      this.onStatus(false);
+      const delay = Math.min(5000, 300 * 2 ** this.retry);
+      this.retry += 1;
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

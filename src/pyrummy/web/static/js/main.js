@@ -1,0 +1,81 @@
+// The page: a header, and one view at a time chosen by the address (#/...).
+//   #/            the lobby          #/table/ID     a table
+//   #/history     finished matches   #/replay/ID    one match, step by step
+//   #/rules/GAME  the rules          #/faq          questions and answers
+
+import { h, clear } from "./dom.js";
+import { t, lang, setLang, onLangChange } from "./i18n.js";
+import { settings, saveSetting } from "./settings.js";
+import { renderLobby } from "./lobby.js";
+import { TableView } from "./table.js";
+import { renderHistory, ReplayView } from "./history.js";
+import { renderRules, renderFaq } from "./pages.js";
+
+const main = document.getElementById("view");
+let current = null;
+
+function header() {
+  const bar = document.getElementById("topbar");
+  clear(bar);
+  const nav = h("nav", { "aria-label": "main" },
+    h("a", { href: "#/", class: "brand" }, h("span", { class: "brand-suit", "aria-hidden": "true" }, "♠"), t("app.title")),
+    h("a", { href: "#/" }, t("nav.play")),
+    h("a", { href: "#/history" }, t("nav.history")),
+    h("a", { href: "#/rules/knock" }, t("nav.rules")),
+    h("a", { href: "#/faq" }, t("nav.faq")),
+  );
+  const prefs = settings();
+  const four = h("label", { class: "toggle" },
+    h("input", { type: "checkbox", id: "four-colour", checked: prefs.fourColour, onchange: (e) => { saveSetting("fourColour", e.target.checked); route(); } }),
+    " ", t("settings.fourColour"));
+  const langButton = h("button", {
+    type: "button", class: "lang", id: "lang-switch", "aria-label": t("nav.language.aria"), lang: lang() === "ru" ? "en" : "ru",
+    onclick: () => setLang(lang() === "ru" ? "en" : "ru"),
+  }, t("nav.language"));
+  bar.append(nav, h("div", { class: "prefs" }, four, langButton));
+  for (const link of nav.querySelectorAll("a")) {
+    const here = location.hash || "#/";
+    const target = link.getAttribute("href");
+    if (target === here || (target !== "#/" && here.startsWith(target.split("/").slice(0, 2).join("/")))) {
+      link.setAttribute("aria-current", "page");
+    }
+  }
+}
+
+function route() {
+  header();
+  document.body.classList.toggle("four-colour", !!settings().fourColour);
+  const hash = location.hash || "#/";
+  const parts = hash.slice(2).split("/");
+  if (current && current.destroy) current.destroy();
+  current = null;
+  clear(main);
+  document.title = t("app.title");
+  if (parts[0] === "table" && parts[1]) {
+    current = new TableView(main, parts[1]);
+  } else if (parts[0] === "history") {
+    renderHistory(main);
+  } else if (parts[0] === "replay" && parts[1]) {
+    current = new ReplayView(main, parts[1]);
+  } else if (parts[0] === "rules") {
+    renderRules(main, parts[1] || "knock");
+  } else if (parts[0] === "faq") {
+    renderFaq(main);
+  } else {
+    renderLobby(main);
+  }
+  const heading = main.querySelector("h1");
+  if (heading && document.activeElement === document.body) heading.setAttribute("tabindex", "-1");
+}
+
+window.addEventListener("hashchange", route);
+onLangChange(() => {
+  if (current && current.relabel) {
+    header();
+    current.relabel();
+  } else {
+    route();
+  }
+});
+document.documentElement.lang = lang();
+route();

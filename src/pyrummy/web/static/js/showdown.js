@@ -1,0 +1,159 @@
+// Shared pieces of the table and the replay: seat names, action sentences,
+// card rows, the melds on the table, the showdown and the match ledger.
+
+import { h } from "./dom.js";
+import { t, lang } from "./i18n.js";
+import { cardElement, pretty, prettyList, sortCards } from "./cards.js";
+import { formatAmount } from "./format.js";
+import { settings } from "./settings.js";
+
+export function seatName(table, seat, me) {
+  if (seat === me && me !== null && me !== undefined) return t("table.you");
+  const info = table.seats[seat];
+  if (!info) return `#${seat + 1}`;
+  if (info.kind === "bot") {
+    // Bots are numbered among themselves, as in the lobby: Bot 1, Bot 2, ...
+    const number = table.seats.slice(0, seat + 1).filter((s) => s.kind === "bot").length;
+    return t("lobby.bot", { n: number });
+  }
+  return info.name || `${seat + 1}`;
+}
+
+/** A short tag for a seat (the laid-off card badges): "You", "B2". */
+export function seatTag(table, seat, me) {
+  if (seat === me && me !== null && me !== undefined) return t("table.you");
+  const info = table.seats[seat];
+  if (info && info.kind === "bot") {
+    const number = table.seats.slice(0, seat + 1).filter((s) => s.kind === "bot").length;
+    return t("bot.short", { n: number });
+  }
+  return String(seat + 1);
+}
+
+export function seatLabel(table, seat, me) {
+  const info = table.seats[seat];
+  const name = seatName(table, seat, me);
+  if (info && info.kind === "bot") return `${name} (${t(`difficulty.${info.bot}`)})`;
+  return name;
+}
+
+/** "Bot 2 discarded 7♥" from an action in text form. */
+export function describeAction(text, { takenCard = null } = {}) {
+  const words = text.split(" ");
+  const head = words[0];
+  if (text === "draw stock") return t("act.draw stock");
+  if (text === "draw discard") return t("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
+  if (head === "decline" || head === "undo") return t(`act.${head}`);
+  if (head === "knock") return words.length > 1 ? t("act.knockCard", { cards: pretty(words[1]) }) : t("act.knock");
+  if (head === "layoff" || head === "swap-joker") return t(`act.${head}`, { cards: pretty(words[1]) });
+  return t(`act.${head}`, { cards: prettyList(words.slice(1)) });
+}
+
+export function cardRow(cards, { className = "card-row", small = false } = {}) {
+  const four = settings().fourColour;
+  return h("div", { class: `${className}${small ? " small" : ""}` },
+    cards.map((c) => cardElement(c, { fourColour: four, lang: lang() })));
+}
+
+/** The melds on the table; `targets` (meld indexes) get a dashed outline and act on click. */
+export function tableMelds(observation, tableInfo, me, { targets = new Set(), onTarget = null } = {}) {
+  const four = settings().fourColour;
+  const melds = observation.table || [];
+  if (!melds.length) return h("p", { class: "no-melds" }, t("table.noMelds"));
+  return h("div", { class: "melds", role: "list", "aria-label": t("table.melds") },
+    melds.map((meld, index) => {
+      const owner = seatName(tableInfo, meld.owner, me);
+      const isTarget = targets.has(index);
+      const cards = meld.cards.map((card, i) => {
+        const node = cardElement(card, { fourColour: four, lang: lang() });
+        const by = meld.laid_by[i];
+        if (by !== meld.owner) {
+          const name = seatName(tableInfo, by, me);
+          node.classList.add("laid-off");
+          node.append(h("span", { class: "laid-by", "aria-hidden": "true" }, seatTag(tableInfo, by, me)));
+          node.setAttribute("aria-label", `${node.getAttribute("aria-label")}, ${t("table.laidBy", { name })}`);
+          node.title = `${pretty(card)} — ${t("table.laidBy", { name })}`;
+        }
+        return node;
+      });
+      const label = `${t("table.meldOf", { name: owner })}: ${prettyList(meld.cards)}`;
+      const attrs = { class: `meld${isTarget ? " target" : ""}`, role: "listitem", "data-meld": String(index), "aria-label": label };
+      if (isTarget && onTarget) {
+        return h("button", { ...attrs, type: "button", role: null, onclick: () => onTarget(index) },
+          h("span", { class: "meld-owner" }, owner), h("span", { class: "meld-cards" }, cards));
+      }
+      return h("div", attrs, h("span", { class: "meld-owner" }, owner), h("span", { class: "meld-cards" }, cards));
+    }));
+}
+
+function transferSentence(transfer, tableInfo, me) {
+  const amount = formatAmount(transfer.amount);
+  const reason = t(`reason.${transfer.reason}`);
+  const to = seatName(tableInfo, transfer.to, me);
+  const from = transfer.from === null || transfer.from === undefined ? null : seatName(tableInfo, transfer.from, me);
+  if (from === null) return transfer.to === me ? t("show.youScore", { amount, reason }) : t("show.scores", { to, amount, reason });
+  if (transfer.from === me) return t("show.youPay", { to, amount, reason });
+  if (transfer.to === me) return t("show.paysYou", { from, amount, reason });
+  return t("show.pays", { from, to, amount, reason });
+}
+
+/** Every hand in its best arrangement, the knock card and the transfers in words. */
+export function showdownBody(observation, tableInfo, me, dealNumber) {
+  const settlement = observation.settlement;
+  if (!settlement) return h("div");
+  const parts = [];
+  const outcome = t(`outcome.${settlement.outcome}`);
+  let who = "";
+  if (settlement.knocker !== null && settlement.knocker !== undefined) who = t("show.knockedBy", { name: seatName(tableInfo, settlement.knocker, me) });
+  else if (["out", "rummy"].includes(settlement.outcome)) who = t("show.outBy", { name: seatName(tableInfo, settlement.winners[0], me) });
+  else if (settlement.outcome === "no-knocker") who = t("show.noKnocker");
+  parts.push(h("p", { class: "outcome" }, [who, outcome].filter(Boolean).join(" · ")));
+  if (observation.knock_card) {
+    parts.push(h("div", { class: "knock-card" }, h("span", {}, t("show.knockCard", { card: pretty(observation.knock_card) })),
+      cardRow([observation.knock_card], { small: true })));
+  }
+  const hands = settlement.hands.map((hand) => {
+    const seat = hand.seat;
+    const winner = settlement.winners.includes(seat);
+    const net = settlement.net[seat];
+    const groups = hand.melds.map((meld) => cardRow(meld, { className: "card-row meld-group", small: true }));
+    if (hand.deadwood_cards.length) groups.push(cardRow(sortCards(hand.deadwood_cards, "suit"), { className: "card-row deadwood-group", small: true }));
+    const count = hand.count !== hand.deadwood ? t("show.count", { n: hand.count }) : t("show.deadwood", { n: hand.deadwood });
+    return h("div", { class: `showdown-hand${winner ? " winner" : ""}`, "data-seat": String(seat) },
+      h("div", { class: "showdown-head" },
+        h("strong", {}, seatName(tableInfo, seat, me)),
+        h("span", { class: "deadwood-badge" }, count),
+        h("span", { class: `net ${net.startsWith("-") ? "minus" : net === "0" ? "" : "plus"}` }, formatAmount(net, { sign: true }))),
+      h("div", { class: "showdown-cards" }, groups.length ? groups : h("span", { class: "muted" }, "—")));
+  });
+  parts.push(h("div", { class: "showdown-hands" }, hands));
+  if (settlement.layoffs && settlement.layoffs.length) {
+    parts.push(h("p", {}, t("show.layoffs", { cards: prettyList(settlement.layoffs.map((l) => l.card)) })));
+  }
+  parts.push(h("h3", {}, t("show.transfers")));
+  if (settlement.transfers.length) {
+    parts.push(h("ul", { class: "transfers" }, settlement.transfers.map((tr) => h("li", {}, transferSentence(tr, tableInfo, me)))));
+  } else {
+    parts.push(h("p", {}, t("show.noTransfers")));
+  }
+  return h("div", { class: "showdown-body", "data-deal": String(dealNumber) }, parts);
+}
+
+/** Standings and the per-deal ledger of a match. */
+export function ledgerTable(match, tableInfo, me) {
+  const players = tableInfo.seats.length;
+  const head = h("tr", {}, h("th", { scope: "col" }, t("ledger.deal")),
+    Array.from({ length: players }, (_, s) => h("th", { scope: "col" }, seatName(tableInfo, s, me))));
+  const rows = match.deals.map((deal) => h("tr", {}, h("th", { scope: "row" }, String(deal.number)),
+    deal.net.map((n) => h("td", { class: n.startsWith("-") ? "minus" : "" }, formatAmount(n, { sign: true })))));
+  const total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("show.total")),
+    match.totals.map((n) => h("td", {}, formatAmount(n, { sign: true }))));
+  return h("div", { class: "ledger-wrap" },
+    h("table", { class: "ledger" }, h("caption", {}, t("ledger.title")), h("thead", {}, head), h("tbody", {}, rows, total)));
+}
+
+export function standingsList(match, tableInfo, me) {
+  return h("ol", { class: "standings", "aria-label": t("standings.title") },
+    match.order.map((seat) => h("li", { class: match.winners.includes(seat) ? "leader" : "" },
+      h("span", {}, seatLabel(tableInfo, seat, me)), h("strong", {}, formatAmount(match.totals[seat], { sign: true })))));
+}

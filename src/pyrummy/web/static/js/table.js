@@ -1,0 +1,579 @@
+// One table: the opponents, the stock and discard pile, the melds on the
+// table, your hand (grouped into its best melds, with the live deadwood) and
+// the action buttons, enabled only when the action is legal. Everything shown
+// comes from the server's state for your seat; the page decides no rule.
+
+import { h, clear, reducedMotion } from "./dom.js";
+import { t, lang } from "./i18n.js";
+import { api, TableSocket, tokenFor } from "./api.js";
+import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
+import { formatAmount } from "./format.js";
+import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
+import { playAgain } from "./lobby.js";
+import {
+  seatName, seatLabel, describeAction, tableMelds, showdownBody, ledgerTable, standingsList, cardRow,
+} from "./showdown.js";
+
+const KEYS = { s: "stock", p: "pile", m: "meld", l: "layoff", d: "discard", k: "knock", u: "undo", x: "decline", n: "next" };
+const LOG_LIMIT = 60;
+
+function legalIndex(actions) {
+  const index = { stock: false, pile: false, decline: false, undo: false, discard: new Set(), knock: new Set(), layoff: new Map(), melds: new Map(), meldPhase: false };
+  for (const text of actions) {
+    const words = text.split(" ");
+    if (text === "draw stock") index.stock = true;
+    else if (text === "draw discard") index.pile = true;
+    else if (text === "decline") index.decline = true;
+    else if (text === "undo") index.undo = true;
+    else if (words[0] === "discard") index.discard.add(words[1]);
+    else if (words[0] === "knock") index.knock.add(words[1]);
+    else if (words[0] === "layoff") {
+      if (!index.layoff.has(words[1])) index.layoff.set(words[1], []);
+      index.layoff.get(words[1]).push(Number(words[2]));
+    } else if (words[0] === "meld") {
+      index.melds.set(meldKey(words.slice(1)), text);
+    }
+  }
+  index.meldPhase = index.melds.size > 0 || index.layoff.size > 0 || (index.discard.size > 0 && index.knock.size === 0);
+  return index;
+}
+
+function meldKey(cards) {
+  return [...cards].sort((a, b) => suitIndex(a) * 20 + rankIndex(a) - (suitIndex(b) * 20 + rankIndex(b))).join(" ");
+}
+
+export class TableView {
+  constructor(root, tableId) {
+    this.root = root;
+    this.tableId = tableId;
+    this.state = null;
+    this.seq = -1;
+    this.selected = new Set();
+    this.cursor = 0;
+    this.message = null;
+    this.log = [];
+    this.lastEvent = null;
+    this.dismissed = null;
+    this.busy = false;
+    this.online = true;
+    this.onKey = (event) => this.handleKey(event);
+    document.addEventListener("keydown", this.onKey);
+    this.section = h("section", { class: "table-view", "aria-busy": "true" }, h("p", {}, "…"));
+    root.append(this.section);
+    this.load();
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    if (this.socket) this.socket.close();
+    this.section.remove();
+  }
+
+  relabel() {
+    this.render();
+  }
+
+  async load() {
+    try {
+      const state = await api.state(this.tableId);
+      this.accept(state);
+    } catch (error) {
+      clear(this.section);
+      this.section.append(h("h1", {}, t("status.notFound")), h("p", {}, h("a", { href: "#/" }, t("table.backToLobby"))));
+      return;
+    }
+    this.socket = new TableSocket(this.tableId, {
+      getSeq: () => (this.seq >= 0 ? this.seq : null),
+      onMessage: (message) => this.onMessage(message),
+      onStatus: (online) => {
+        this.online = online;
+        const badge = this.section.querySelector(".connection");
+        if (badge) badge.hidden = online;
+      },
+    });
+  }
+
+  onMessage(message) {
+    if (message.type === "event") {
+      const takenCard = message.state?.observation?.taken_discard ?? null;
+      if (message.seq > this.seq || !message.state) this.addLog(message.seat, message.action, takenCard, message.seq);
+      if (message.state) {
+        this.lastEvent = message;
+        this.accept(message.state);
+      }
+    } else if (message.type === "state") {
+      this.accept(message.state);
+    }
+  }
+
+  addLog(seat, action, takenCard, seq) {
+    if (this.log.some((entry) => entry.seq === seq)) return;
+    this.log.push({ seat, action, takenCard, seq });
+    if (this.log.length > LOG_LIMIT) this.log.shift();
+  }
+
+  accept(state) {
+    if (state.seq < this.seq) return;
+    if (state.seq > this.seq) {
+      this.message = null;
+      const hand = new Set(state.observation.hand);
+      for (const card of [...this.selected]) if (!hand.has(card)) this.selected.delete(card);
+    }
+    this.seq = state.seq;
+    this.state = state;
+    this.render();
+  }
+
+  get me() {
+    return this.state ? this.state.seat : null;
+  }
+
+  // -- actions ---------------------------------------------------------------
+  async act(text) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const state = await api.act(this.tableId, text, this.seq);
+      this.selected.clear();
+      this.accept(state);
+    } catch (error) {
+      this.message = { text: error.message, kind: "error" };
+      if (error.code === "seat.stale") this.load();
+      this.render();
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async command(name) {
+    const state = this.state;
+    if (!state) return;
+    const legal = legalIndex(state.legal_actions);
+    const chosen = [...this.selected];
+    const one = chosen.length === 1 ? chosen[0] : null;
+    switch (name) {
+      case "stock":
+        if (legal.stock) await this.act("draw stock");
+        break;
+      case "pile":
+        if (legal.pile) await this.act("draw discard");
+        break;
+      case "decline":
+        if (legal.decline) await this.act("decline");
+        break;
+      case "undo":
+        if (legal.undo) await this.act("undo");
+        break;
+      case "discard":
+        if (one && legal.discard.has(one)) {
+          if (legal.layoff.has(one) && !(await this.confirm(t("confirm.discardLayoff", { card: pretty(one) }), t("btn.discardAnyway")))) return;
+          await this.act(`discard ${one}`);
+        }
+        break;
+      case "knock":
+        if (one && legal.knock.has(one) && (await this.confirmKnock(one))) await this.act(`knock ${one}`);
+        break;
+      case "layoff":
+        if (one && legal.layoff.has(one)) await this.act(`layoff ${one} ${legal.layoff.get(one)[0]}`);
+        break;
+      case "meld":
+        if (this.canTryMeld(legal)) {
+          const known = legal.melds.get(meldKey(chosen));
+          await this.act(known || `meld ${chosen.join(" ")}`);
+        }
+        break;
+      case "next":
+        await this.continueDeal();
+        break;
+      default:
+        break;
+    }
+  }
+
+  canTryMeld(legal) {
+    return this.state.table.rules.family === "melding" && legal.meldPhase && this.selected.size > 0;
+  }
+
+  async continueDeal() {
+    const last = this.state.last_deal;
+    if (!last) return;
+    this.dismissed = last.number;
+    if (this.state.awaiting_continue) {
+      try {
+        this.accept(await api.continueDeal(this.tableId));
+      } catch (error) {
+        this.message = { text: error.message, kind: "error" };
+      }
+    }
+    this.render();
+  }
+
+  /**
+   * The page's knock warning (it only sees what the seat sees): confirm a
+   * knock that leaves deadwood 10 or more, or any deadwood while an opponent
+   * holds cards taken from the discard pile (a sign of melds).
+   */
+  async confirmKnock(card) {
+    const deadwood = this.state.knock_deadwood[card];
+    if (deadwood === undefined || deadwood === 0) return true;
+    if (deadwood >= 10) return this.confirm(t("confirm.knockHigh", { n: deadwood }), t("btn.knockAnyway"), t("confirm.knockTitle"));
+    const taken = this.state.observation.taken_discards;
+    for (let seat = 0; seat < taken.length; seat += 1) {
+      if (seat !== this.me && taken[seat].length) {
+        return this.confirm(
+          t("confirm.knockTaken", { n: deadwood, name: seatName(this.state.table, seat, this.me), cards: prettyList(taken[seat]) }),
+          t("btn.knockAnyway"), t("confirm.knockTitle"));
+      }
+    }
+    return true;
+  }
+
+  confirm(text, okLabel, title = null) {
+    return new Promise((resolve) => {
+      const dialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-title" },
+        title ? h("h2", { id: "confirm-title" }, title) : null,
+        h("p", { id: title ? null : "confirm-title" }, text),
+        h("div", { class: "dialog-buttons" },
+          h("button", { type: "button", class: "secondary", value: "no", onclick: () => dialog.close("no") }, t("btn.cancel")),
+          h("button", { type: "button", class: "primary danger", value: "yes", onclick: () => dialog.close("yes") }, okLabel)));
+      dialog.addEventListener("close", () => {
+        dialog.remove();
+        resolve(dialog.returnValue === "yes");
+        this.focusHand();
+      });
+      document.body.append(dialog);
+      dialog.showModal();
+      dialog.querySelector(".secondary").focus();
+    });
+  }
+
+  handleKey(event) {
+    if (!this.state || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    if (document.querySelector("dialog[open]")) return;
+    // event.code names the physical key, so the letters work in any layout (ЙЦУКЕН too).
+    const letter = event.code && event.code.startsWith("Key") ? event.code.slice(3).toLowerCase() : event.key.toLowerCase();
+    const name = KEYS[letter];
+    if (name) {
+      event.preventDefault();
+      this.command(name);
+    }
+  }
+
+  handKeys(event) {
+    const cards = this.handOrder;
+    if (!cards || !cards.length) return;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") this.cursor = Math.min(cards.length - 1, this.cursor + 1);
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") this.cursor = Math.max(0, this.cursor - 1);
+    else if (event.key === "Home") this.cursor = 0;
+    else if (event.key === "End") this.cursor = cards.length - 1;
+    else if (event.key === "Enter" || event.key === " ") this.toggle(cards[this.cursor]);
+    else if (event.key === "Escape") this.selected.clear();
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.render();
+    this.focusHand();
+  }
+
+  toggle(card) {
+    if (this.selected.has(card)) this.selected.delete(card);
+    else this.selected.add(card);
+    this.message = null;
+  }
+
+  focusHand() {
+    const hand = this.section.querySelector(".hand");
+    if (hand) hand.focus({ preventScroll: true });
+  }
+
+  async changeSpeed(name) {
+    saveSetting("speed", name);
+    try {
+      await api.settings(this.tableId, SPEEDS[name]);
+      this.state.table.bot_delay = SPEEDS[name];
+    } catch (error) {
+      this.message = { text: error.message, kind: "error" };
+      this.render();
+    }
+  }
+
+  // -- rendering --------------------------------------------------------------
+  render() {
+    const state = this.state;
+    if (!state) return;
+    const handHadFocus = document.activeElement && document.activeElement.classList.contains("hand");
+    const obs = state.observation;
+    const info = state.table;
+    const legal = legalIndex(state.legal_actions);
+    clear(this.section);
+    this.section.setAttribute("aria-busy", "false");
+    this.section.dataset.family = info.rules.family;
+    this.section.dataset.phase = obs.phase;
+    document.title = `${t(`game.${info.preset}`)} · ${t("app.title")}`;
+
+    const match = state.match;
+    const dealText = match.deals_in_match ? t("table.dealOf", { n: match.deal_number, m: match.deals_in_match }) : t("table.deal", { n: match.deal_number });
+    const targetText = match.target ? ` · ${t("table.target", { n: match.target })}` : "";
+    const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), disabled: this.me === null,
+      onchange: (e) => this.changeSpeed(e.target.value) },
+    Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
+    speed.value = speedName(info.bot_delay);
+    const sort = h("button", { type: "button", class: "small-button", id: "sort-toggle",
+      onclick: () => { saveSetting("sort", settings().sort === "suit" ? "rank" : "suit"); this.render(); } },
+    `${t("settings.sort")}: ${t(`settings.sort.${settings().sort}`)}`);
+    this.section.append(h("header", { class: "table-head" },
+      h("h1", {}, t(`game.${info.preset}`), h("span", { class: "deal-info" }, ` · ${dealText}${targetText}`)),
+      h("div", { class: "table-tools" },
+        h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
+        h("span", { class: "connection", hidden: this.online, role: "status" }, t("table.connection")),
+        h("a", { href: "#/", class: "small-button" }, t("table.backToLobby")))));
+
+    const side = h("aside", { class: "side" },
+      h("h2", {}, t("table.score")), standingsList(match, info, this.me),
+      h("h2", {}, t("table.log")),
+      h("ol", { class: "log", "aria-label": t("table.log") },
+        this.log.slice(-12).map((entry) => h("li", {}, h("strong", {}, seatName(info, entry.seat, this.me)), " ", describeAction(entry.action, { takenCard: entry.takenCard })))));
+    const last = state.last_deal;
+    // A finished deal is shown before the next one: its showdown replaces the board
+    // until the person presses Next deal (bots wait for that too).
+    let front;
+    if (match.over) front = this.renderMatchEnd(state);
+    else if (last && state.awaiting_continue && this.dismissed !== last.number) front = this.renderShowdown(last, info);
+    else front = this.renderBoard(obs, info, legal, sort);
+    this.section.append(h("div", { class: "layout" }, front, side));
+    if (front.id && !this.shownFront) {
+      this.shownFront = true;
+      front.querySelector("button.primary")?.focus({ preventScroll: true });
+    } else if (!front.id) {
+      this.shownFront = false;
+    }
+    this.animate();
+    if (handHadFocus) this.focusHand();
+  }
+
+  renderBoard(obs, info, legal, sort) {
+    const board = h("div", { class: "board" });
+    board.append(this.renderOpponents(obs, info, this.state.match));
+    board.append(h("div", { class: "middle" }, this.renderPiles(obs, legal), this.renderTableMelds(obs, info, legal)));
+    board.append(h("p", { class: `status-line${this.message ? ` ${this.message.kind}` : ""}`, id: "status-line", role: "status", "aria-live": "polite" }, this.statusText(obs, info, legal)));
+    if (this.me !== null) board.append(this.renderMe(obs, legal, sort));
+    return board;
+  }
+
+  statusText(obs, info, legal) {
+    if (this.message) return this.message.text;
+    if (this.me === null) return t("status.noSeat");
+    if (obs.current_seat === null || obs.current_seat === undefined) return "";
+    if (obs.current_seat !== this.me) return t("table.waiting", { name: seatName(info, obs.current_seat, this.me) });
+    if (legal.decline) return t("table.yourTurnDecline");
+    if (legal.stock || legal.pile) return t("table.yourTurnDraw");
+    if (info.rules.family === "melding") return t("table.yourTurnMeld");
+    const one = this.selected.size === 1 ? [...this.selected][0] : null;
+    if (one && this.state.knock_deadwood[one] !== undefined) {
+      return `${t("table.yourTurnDiscard")} ${t("table.knockWith", { card: pretty(one), n: this.state.knock_deadwood[one] })}`;
+    }
+    return t("table.yourTurnDiscard");
+  }
+
+  renderOpponents(obs, info, match) {
+    const seats = [];
+    for (let i = 1; i <= obs.players; i += 1) {
+      const seat = this.me === null ? i - 1 : (this.me + i) % obs.players;
+      if (seat === this.me) continue;
+      seats.push(seat);
+    }
+    return h("div", { class: "opponents" }, seats.map((seat) => {
+      const size = obs.hand_sizes[seat];
+      const fan = h("div", { class: "fan", "aria-hidden": "true" });
+      for (let i = 0; i < Math.min(size, 11); i += 1) fan.append(h("div", { class: "card face-down mini" }, cardBack()));
+      const taken = obs.taken_discards[seat] || [];
+      const playing = obs.current_seat === seat;
+      // The seat's latest step of this deal, in words (bots are followed step by step).
+      const history = obs.history || [];
+      let lastStep = null;
+      for (let i = history.length - 1; i >= 0; i -= 1) {
+        if (history[i][0] === seat) {
+          lastStep = history[i][1];
+          break;
+        }
+      }
+      return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), "aria-label": seatLabel(info, seat, this.me) },
+        h("div", { class: "opponent-head" },
+          h("strong", {}, seatName(info, seat, this.me)),
+          info.seats[seat]?.kind === "bot" ? h("span", { class: "level" }, t(`difficulty.${info.seats[seat].bot}`)) : null,
+          obs.dealer === seat ? h("span", { class: "chip", title: t("table.dealer") }, "D") : null,
+          playing ? h("span", { class: "chip playing-chip" }, t("table.toPlay")) : null),
+        fan,
+        h("div", { class: "opponent-foot" },
+          h("span", {}, t("table.cards", { n: size })),
+          h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
+        lastStep ? h("div", { class: "last-step" }, describeAction(lastStep)) : null,
+        taken.length ? h("div", { class: "taken" }, t("table.taken", { cards: "" }), cardRow(taken, { small: true })) : null);
+    }));
+  }
+
+  renderPiles(obs, legal) {
+    const four = settings().fourColour;
+    const stock = h("button", {
+      type: "button", class: `pile stock${legal.stock ? " live" : ""}`, id: "stock", disabled: !legal.stock,
+      "aria-label": t("table.drawStock", { n: obs.stock_count }), onclick: () => this.command("stock"),
+    }, obs.stock_count ? h("div", { class: "card face-down" }, cardBack()) : h("div", { class: "card empty" }),
+    h("span", { class: "count" }, String(obs.stock_count)));
+    const top = obs.discard_pile[obs.discard_pile.length - 1];
+    const under = obs.discard_pile.slice(-3, -1);
+    const pileCards = h("div", { class: "discard-stack" },
+      under.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("under"); return n; }),
+      top ? cardElement(top, { fourColour: four, lang: lang() }) : h("div", { class: "card empty" }, t("table.discardEmpty")));
+    const pile = h("button", {
+      type: "button", class: `pile discard${legal.pile ? " live" : ""}`, id: "discard-pile", disabled: !legal.pile,
+      "aria-label": top ? t("table.takeDiscard", { card: pretty(top) }) : t("table.discard"), onclick: () => this.command("pile"),
+    }, pileCards);
+    return h("div", { class: "piles" },
+      h("figure", {}, stock, h("figcaption", {}, t("table.stock"))),
+      h("figure", {}, pile, h("figcaption", {}, t("table.discard"))));
+  }
+
+  renderTableMelds(obs, info, legal) {
+    if (info.rules.family !== "melding") return h("div", { class: "table-melds hidden-melds" });
+    const one = this.selected.size === 1 ? [...this.selected][0] : null;
+    const targets = new Set(one && legal.layoff.has(one) ? legal.layoff.get(one) : []);
+    return h("div", { class: "table-melds" }, h("h2", { class: "visually-hidden" }, t("table.melds")),
+      tableMelds(obs, info, this.me, { targets, onTarget: (index) => this.act(`layoff ${one} ${index}`) }));
+  }
+
+  get handOrder() {
+    return this._handOrder || [];
+  }
+
+  renderMe(obs, legal, sortButton) {
+    const four = settings().fourColour;
+    const arrangement = this.state.arrangement;
+    const order = settings().sort;
+    const groups = [];
+    const seen = new Set();
+    if (arrangement) {
+      for (const meld of arrangement.melds) {
+        groups.push({ kind: "meld", cards: meld });
+        meld.forEach((c) => seen.add(c));
+      }
+    }
+    const rest = sortCards(obs.hand.filter((c) => !seen.has(c)), order);
+    if (rest.length) groups.push({ kind: "deadwood", cards: rest });
+    this._handOrder = groups.flatMap((g) => g.cards);
+    this.cursor = Math.max(0, Math.min(this.cursor, this._handOrder.length - 1));
+    const myTurn = obs.current_seat === this.me;
+    let index = 0;
+    const hand = h("div", {
+      class: "hand", role: "listbox", tabindex: "0", "aria-multiselectable": "true",
+      "aria-label": t("table.handAria", { n: obs.hand.length }),
+      "aria-activedescendant": this._handOrder.length ? `hand-card-${this._handOrder[this.cursor]}` : null,
+      onkeydown: (e) => this.handKeys(e),
+    }, groups.map((group) => h("div", { class: `hand-group is-${group.kind}` }, group.cards.map((card) => {
+      const position = index;
+      index += 1;
+      const node = cardElement(card, { fourColour: four, lang: lang() });
+      node.id = `hand-card-${card}`;
+      node.setAttribute("role", "option");
+      node.setAttribute("aria-selected", this.selected.has(card) ? "true" : "false");
+      if (this.selected.has(card)) node.classList.add("selected");
+      if (position === this.cursor) node.classList.add("cursor");
+      if (obs.drawn_card === card) node.classList.add("drawn");
+      if (obs.taken_discard === card && myTurn) node.classList.add("taken-card");
+      if (myTurn && legal.layoff.has(card)) node.classList.add("fits");
+      node.addEventListener("click", () => {
+        this.cursor = position;
+        this.toggle(card);
+        this.render();
+        this.focusHand();
+      });
+      return node;
+    }))));
+    const family = this.state.table.rules.family;
+    const chosen = [...this.selected];
+    const one = chosen.length === 1 ? chosen[0] : null;
+    const button = (name, label, enabled, extra = "") => h("button", {
+      type: "button", class: `action ${extra}`, id: `btn-${name}`, disabled: !enabled || this.busy,
+      onclick: () => this.command(name), "aria-keyshortcuts": Object.keys(KEYS).find((k) => KEYS[k] === name)?.toUpperCase(),
+    }, label);
+    const buttons = [
+      button("stock", t("btn.draw"), legal.stock),
+      button("pile", t("btn.take"), legal.pile),
+    ];
+    if (family === "melding") {
+      buttons.push(button("meld", t("btn.meld"), this.canTryMeld(legal)));
+      buttons.push(button("layoff", t("btn.layoff"), one && legal.layoff.has(one)));
+    }
+    buttons.push(button("discard", t("btn.discard"), one && legal.discard.has(one), "primary"));
+    if (family !== "melding") buttons.push(button("knock", t("btn.knock"), one && legal.knock.has(one), "danger"));
+    if (family === "melding" || legal.undo) buttons.push(button("undo", t("btn.undo"), legal.undo));
+    if (legal.decline) buttons.push(button("decline", t("btn.decline"), true));
+    const deadwood = arrangement ? arrangement.deadwood : null;
+    return h("div", { class: `me${myTurn ? " playing" : ""}` },
+      h("div", { class: "hand-head" },
+        h("h2", {}, t("table.hand")),
+        deadwood !== null ? h("span", { class: "deadwood-badge", id: "deadwood" }, t("table.deadwood", { n: deadwood })) : null,
+        this.bestKnock(),
+        h("span", { class: "score" }, `${t("table.score")} ${formatAmount(this.state.match.totals[this.me], { sign: true })}`),
+        sortButton),
+      hand,
+      h("div", { class: "actions", role: "toolbar", "aria-label": "actions" }, buttons),
+      h("p", { class: "keys-hint" }, t(family === "melding" ? "btn.keys.meld" : "btn.keys.knock")));
+  }
+
+  bestKnock() {
+    const entries = Object.entries(this.state.knock_deadwood || {});
+    if (!entries.length) return null;
+    entries.sort((a, b) => a[1] - b[1]);
+    return h("span", { class: "hint-badge" }, t("table.bestKnock", { card: pretty(entries[0][0]), n: entries[0][1] }));
+  }
+
+  renderShowdown(last, info) {
+    const panel = h("section", { class: "showdown", id: "showdown", "aria-labelledby": "showdown-title" },
+      h("h2", { id: "showdown-title" }, t("show.titleDeal", { n: last.number })),
+      showdownBody(last.observation, info, this.me, last.number),
+      h("div", { class: "showdown-foot" },
+        standingsList(this.state.match, info, this.me),
+        ledgerTable(this.state.match, info, this.me),
+        h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))));
+    return panel;
+  }
+
+  renderMatchEnd(state) {
+    const info = state.table;
+    const match = state.match;
+    const winners = match.winners.map((s) => seatName(info, s, this.me));
+    let headline;
+    if (match.winners.length === 1 && match.winners[0] === this.me) headline = t("end.you");
+    else if (match.winners.length === 1) headline = t("end.winner", { names: winners[0] });
+    else headline = t("end.winners", { names: winners.join(", ") });
+    const last = state.last_deal;
+    return h("section", { class: "showdown match-end", id: "match-end", "aria-labelledby": "end-title" },
+      h("h2", { id: "end-title" }, t("end.title")),
+      h("p", { class: "headline" }, headline),
+      last ? h("details", { open: true }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null,
+      h("div", { class: "showdown-foot" },
+        standingsList(match, info, this.me),
+        ledgerTable(match, info, this.me)),
+      h("div", { class: "dialog-buttons" },
+        h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch")),
+        h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain"))));
+  }
+
+  animate() {
+    const event = this.lastEvent;
+    this.lastEvent = null;
+    if (!event || event.seat === this.me || reducedMotion()) return;
+    const panel = this.section.querySelector(`.opponent[data-seat="${event.seat}"]`);
+    if (panel) panel.classList.add("flash");
+    let target = null;
+    if (event.kind === "discard" || event.kind === "draw_discard") target = this.section.querySelector(".discard-stack > .card:last-child");
+    else if (event.kind === "draw_stock") target = this.section.querySelector("#stock .card");
+    else if (event.kind === "meld" || event.kind === "layoff") target = this.section.querySelector(".melds > :last-child");
+    if (target) target.classList.add(event.kind === "draw_stock" || event.kind === "draw_discard" ? "lift" : "arrive");
+  }
+}
+
+export { tokenFor };

@@ -1,0 +1,215 @@
+"""Crash test: a real server process killed with SIGKILL in the middle of
+games resumes every table exactly on restart.
+
+Tables where a person is to play are frozen (bots wait for the person), so
+the person's whole state must be identical after the restart. Tables of bots
+keep playing at full speed while the process is killed; after the restart
+their stored actions must start with everything committed before the kill,
+replay legally through the rules core, and the bots must play on to the end.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pyrummy.server.storage import Store, default_url
+from pyrummy.server.tables import build_match
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
+    port = free_port()
+    log = data_dir / f"server-{port}.log"
+    log_file = log.open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pyrummy.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data_dir),
+            "--bot-delay",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log_file,
+        env={**os.environ, "DATABASE_URL": ""},
+    )
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if client.get("/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(
+                    f"server did not start: {log.read_text(errors='replace')}"
+                )
+            time.sleep(0.05)
+        yield client, process
+    finally:
+        client.close()
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+        log_file.close()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"X-Seat-Token": token}
+
+
+def my_state(client: httpx.Client, table_id: str, token: str) -> dict[str, Any]:
+    response = client.get(f"/api/tables/{table_id}/state", headers=auth(token))
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def settle_on_my_turn(client: httpx.Client, table_id: str, token: str) -> dict[str, Any]:
+    """Wait until the person must act (or the match is over); continue past showdowns."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        data = my_state(client, table_id, token)
+        if data["awaiting_continue"]:
+            client.post(f"/api/tables/{table_id}/continue", headers=auth(token))
+        elif data["legal_actions"] or data["match"]["over"]:
+            return data
+        else:
+            time.sleep(0.02)
+    raise AssertionError("the bots never gave the turn back")
+
+
+def play_moves(
+    client: httpx.Client, table_id: str, token: str, moves: int, rng: random.Random
+) -> None:
+    for _ in range(moves):
+        data = settle_on_my_turn(client, table_id, token)
+        if data["match"]["over"]:
+            return
+        calm = [a for a in data["legal_actions"] if not a.startswith("knock")]
+        choice = rng.choice(calm or data["legal_actions"])
+        response = client.post(
+            f"/api/tables/{table_id}/actions", json={"action": choice}, headers=auth(token)
+        )
+        assert response.status_code == 200, response.text
+
+
+def committed_actions(data_dir: Path) -> dict[str, list[str]]:
+    """What the database holds, read beside the (dead) server."""
+    connection = sqlite3.connect(data_dir / "pyrummy.sqlite3")
+    try:
+        rows = connection.execute(
+            "SELECT table_id, text FROM actions ORDER BY table_id, seq"
+        ).fetchall()
+    finally:
+        connection.close()
+    result: dict[str, list[str]] = {}
+    for table_id, text in rows:
+        result.setdefault(table_id, []).append(text)
+    return result
+
+
+def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> None:
+    rng = random.Random(20261129)
+    people = [
+        ("knock", ["easy", "medium"], {"match_end": "deals", "deals": 9}),
+        ("rummy", ["easy", "easy"], {"target": 200}),
+        ("gin", ["medium"], {"target": 200}),
+    ]
+    bots_only = [
+        ("knock", ["easy", "easy", "random", "medium"], {"match_end": "deals", "deals": 8}),
+        ("rummy", ["easy", "random", "easy"], {"target": 150}),
+        ("basic", ["random", "easy"], {"target": 150}),
+    ]
+    frozen: dict[str, tuple[str, dict[str, Any]]] = {}
+    running: list[str] = []
+    with server(tmp_path) as (client, process):
+        for preset, bots, options in people:
+            created = client.post(
+                "/api/tables",
+                json={"preset": preset, "bots": bots, "options": options, "bot_delay": 0},
+            ).json()
+            table_id, token = created["table"]["id"], created["token"]
+            play_moves(client, table_id, token, rng.randint(3, 12), rng)
+            frozen[table_id] = (token, settle_on_my_turn(client, table_id, token))
+        for preset, bots, options in bots_only:
+            created = client.post(
+                "/api/tables",
+                json={
+                    "preset": preset,
+                    "bots": bots,
+                    "humans": 0,
+                    "options": options,
+                    "bot_delay": 0,
+                },
+            ).json()
+            running.append(created["table"]["id"])
+        time.sleep(0.6)  # the bots are writing actions as fast as they can
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    before = committed_actions(tmp_path)
+    assert all(len(before.get(t, [])) > 0 for t in running), "bots played before the kill"
+    journal = (
+        sqlite3.connect(tmp_path / "pyrummy.sqlite3").execute("PRAGMA journal_mode").fetchone()
+    )
+    assert journal[0] == "wal"
+
+    with server(tmp_path) as (client, _):
+        for table_id, (token, state) in frozen.items():
+            assert my_state(client, table_id, token) == state
+        # Every game continues: the person plays on, the bots answer.
+        going_on = [t for t, (_, state) in frozen.items() if not state["match"]["over"]]
+        assert len(going_on) >= 2
+        for table_id in going_on:
+            token, state = frozen[table_id]
+            play_moves(client, table_id, token, 3, rng)
+            assert my_state(client, table_id, token)["seq"] > state["seq"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            statuses = [client.get(f"/api/tables/{t}").json()["status"] for t in running]
+            if all(s == "over" for s in statuses):
+                break
+            time.sleep(0.1)
+        assert all(s == "over" for s in statuses), statuses
+
+    after = committed_actions(tmp_path)
+    store = Store(default_url(tmp_path))
+    for table_id in running:
+        assert after[table_id][: len(before[table_id])] == before[table_id]
+        assert len(after[table_id]) > len(before[table_id])
+        stored = store.load_table(table_id)
+        assert stored is not None
+        match = build_match(stored.spec)
+        for action in stored.actions:
+            match.apply(action.text)
+        assert match.is_over
+        assert stored.result is not None
+        assert stored.result["totals"] == [str(t) for t in match.standings.totals]
+    store.close()

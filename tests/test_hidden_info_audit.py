@@ -1,0 +1,265 @@
+"""Hidden-information audit of everything the server sends.
+
+Whole matches are played through the API — bots at every seat, or bots and a
+scripted person playing random legal moves — while every HTTP response and
+every WebSocket message for a seat (or a spectator) is recorded. Afterwards
+each match is replayed from storage with the rules core, and every message
+numbered ``seq`` is checked against the deal as it stood after ``seq``
+actions: it may name no card the receiver may not see — not another hand's
+hidden cards, not a stock card, not the knock card before the showdown.
+
+A card a seat may see is: in its own hand, or public at some point of the
+current deal (the discard pile, the table), or anything once the deal is
+over. The audit computes that from the full deal state, independently of
+:class:`~pyrummy.core.observation.Observation`, which the server uses.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pyrummy.core.cards import ALL_CARDS
+from pyrummy.core.deal import Deal
+from pyrummy.server.storage import Store, default_url
+from pyrummy.server.tables import build_match
+from server_helpers import app_client, cards_in, create, headers
+
+Viewer = int | None
+# (viewer, seq, message) for every message a viewer received
+Received = list[tuple[Viewer, int, Any]]
+
+
+def deck_of(deal: Deal) -> set[str]:
+    return {str(card) for card in ALL_CARDS[: deal.rules.deck_size]}
+
+
+def visible_now(deal: Deal) -> set[str]:
+    public = {str(card) for card in deal.discard_pile}
+    for table_meld in deal.table:
+        public |= {str(card) for card in table_meld.meld.cards}
+    return public
+
+
+class Forbidden:
+    """For each viewer, the cards it may not see after 0, 1, 2, ... actions:
+    ``state[viewer][seq]`` in the deal being played then (a state), and
+    ``action[viewer][seq]`` in the deal action ``seq`` belonged to (an event)."""
+
+    def __init__(self, store: Store, table_id: str, viewers: list[Viewer]) -> None:
+        stored = store.load_table(table_id)
+        assert stored is not None
+        match = build_match(stored.spec)
+        self.state: dict[Viewer, list[set[str]]] = {viewer: [] for viewer in viewers}
+        self.action: dict[Viewer, list[set[str]]] = {viewer: [set()] for viewer in viewers}
+        deal = match.deal
+        public = visible_now(deal)
+        self._note(self.state, deal, public)
+        for stored_action in stored.actions:
+            match.apply(stored_action.text)
+            public |= visible_now(deal)
+            self._note(self.action, deal, public)
+            if match.deal is not deal:
+                deal = match.deal
+                public = visible_now(deal)
+            self._note(self.state, deal, public)
+
+    @staticmethod
+    def _note(into: dict[Viewer, list[set[str]]], deal: Deal, public: set[str]) -> None:
+        for viewer, table in into.items():
+            if deal.is_over:
+                table.append(set())
+                continue
+            own = set() if viewer is None else {str(c) for c in deal.hands(viewer)}
+            table.append(deck_of(deal) - public - own)
+
+
+def without_represents(value: Any) -> Any:
+    """Drop ``represents`` (the card a melded joker stands for): it names a
+    card without telling where that card is."""
+    if isinstance(value, dict):
+        return {k: without_represents(v) for k, v in value.items() if k != "represents"}
+    if isinstance(value, list):
+        return [without_represents(v) for v in value]
+    return value
+
+
+def check(messages: Received, forbidden: Forbidden) -> int:
+    checked = 0
+    for viewer, seq, message in messages:
+        current = dict(message)
+        if current.get("type") == "event":
+            hidden = forbidden.action[viewer][seq]
+        else:
+            hidden = forbidden.state[viewer][seq]
+            last_deal = current.pop("last_deal", None)
+            if last_deal is not None:
+                assert last_deal["observation"]["is_over"], "a previous deal is shown once over"
+            if current.get("match", {}).get("over"):
+                continue  # the match is over: every card of the last deal is revealed
+            current.pop("record", None)
+            current.pop("match", None)  # totals and transfers only
+        leaked = cards_in(without_represents(current)) & hidden
+        assert not leaked, f"viewer {viewer} saw {sorted(leaked)} at event {seq}: {message}"
+        checked += 1
+    return checked
+
+
+def unwrap(message: dict[str, Any]) -> list[tuple[int, Any]]:
+    """(seq, payload) parts of one WebSocket message."""
+    if message.get("type") == "event":
+        parts: list[tuple[int, Any]] = [
+            (message["seq"], {k: v for k, v in message.items() if k != "state"})
+        ]
+        if "state" in message:
+            parts.append((message["state"]["seq"], message["state"]))
+        return parts
+    if message.get("type") == "state":
+        return [(message["state"]["seq"], message["state"])]
+    return []
+
+
+class Listener(threading.Thread):
+    """Reads one seat's WebSocket until the match is over."""
+
+    def __init__(self, client: TestClient, table_id: str, viewer: Viewer, token: str | None):
+        super().__init__(daemon=True)
+        query = f"?since=0&token={token}" if token else "?since=0"
+        self.session = client.websocket_connect(f"/api/tables/{table_id}/ws{query}")
+        self.viewer = viewer
+        self.received: Received = []
+        self.over = False
+
+    def run(self) -> None:
+        with self.session as ws:
+            while not self.over:
+                message = ws.receive_json()
+                for seq, payload in unwrap(message):
+                    self.received.append((self.viewer, seq, payload))
+                    if isinstance(payload, dict) and payload.get("match", {}).get("over"):
+                        self.over = True
+
+
+def play_scripted(client: TestClient, table_id: str, token: str, rng: random.Random) -> Received:
+    """A person who plays random legal moves, recording every response."""
+    received: Received = []
+    seen = 0
+
+    def record(response: Any) -> dict[str, Any]:
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()
+        received.append((0, data["seq"], data))
+        return data
+
+    while True:
+        data = record(client.get(f"/api/tables/{table_id}/state", headers=headers(token)))
+        if data["match"]["over"]:
+            return received
+        if data["awaiting_continue"]:
+            record(client.post(f"/api/tables/{table_id}/continue", headers=headers(token)))
+        elif data["legal_actions"]:
+            # Mostly play on (knocking at once ends the deal before much is seen).
+            legal = data["legal_actions"]
+            calm = [a for a in legal if not a.startswith("knock")]
+            choice = rng.choice(calm if calm and rng.random() > 0.05 else legal)
+            record(
+                client.post(
+                    f"/api/tables/{table_id}/actions",
+                    json={"action": choice},
+                    headers=headers(token),
+                )
+            )
+        else:
+            events = client.get(
+                f"/api/tables/{table_id}/events?since={seen}", headers=headers(token)
+            ).json()
+            for event in events["events"] or []:
+                received.append((0, event["seq"], event))
+            seen = events["seq"]
+            time.sleep(0.005)
+
+
+TABLES = [
+    ("knock", ["easy", "easy", "medium"], {"match_end": "deals", "deals": 3}),
+    ("knock", ["easy", "random", "medium", "easy"], {"match_end": "deals", "deals": 2}),
+    ("knock-target", ["easy", "medium"], {"target": 25}),
+    ("rummy", ["easy", "random"], {"target": 60}),
+    ("rummy", ["medium"], {"target": 60}),
+    ("gin", ["easy"], {"target": 40}),
+    ("basic", ["random", "easy"], {"target": 40}),
+    ("block", ["easy"], {"target": 40}),
+    ("rotham", ["random", "easy"], {"match_end": "deals", "deals": 1}),
+]
+
+
+@pytest.mark.parametrize(("preset", "bots", "options"), TABLES, ids=[t[0] for t in TABLES])
+def test_a_person_and_bots_see_only_what_they_may(
+    tmp_path: Path, preset: str, bots: list[str], options: dict[str, Any]
+) -> None:
+    rng = random.Random(f"{preset}-{len(bots)}")
+    with app_client(tmp_path) as client:
+        created = create(client, preset=preset, bots=bots, options=options, bot_delay=0)
+        table_id, token = created["table"]["id"], created["token"]
+        client.cookies.clear()  # the spectator must not carry seat 0's cookie
+        first: Received = [(0, created["state"]["seq"], created["state"])]
+        player = Listener(client, table_id, 0, token)
+        watcher = Listener(client, table_id, None, None)
+        player.start()
+        watcher.start()
+        received = first + play_scripted(client, table_id, token, rng)
+        player.join(30)
+        watcher.join(30)
+        assert player.over and watcher.over
+        store = Store(default_url(tmp_path))
+        forbidden = Forbidden(store, table_id, [0, None])
+        checked = check(received + player.received + watcher.received, forbidden)
+        store.close()
+    assert checked > 20
+
+
+def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
+    with app_client(tmp_path) as client:
+        tables = [
+            create(
+                client,
+                preset="knock",
+                bots=["easy", "medium", "random", "easy"],
+                humans=0,
+                bot_delay=0,
+                options={"match_end": "deals", "deals": 4},
+            ),
+            create(
+                client,
+                preset="rummy",
+                bots=["easy", "random", "easy"],
+                humans=0,
+                bot_delay=0,
+                options={"target": 60},
+            ),
+            create(
+                client,
+                preset="gin",
+                bots=["easy", "medium"],
+                humans=0,
+                bot_delay=0,
+                options={"target": 60},
+            ),
+        ]
+        watchers = [Listener(client, t["table"]["id"], None, None) for t in tables]
+        for watcher in watchers:
+            watcher.start()
+        for watcher in watchers:
+            watcher.join(60)
+            assert watcher.over
+        store = Store(default_url(tmp_path))
+        for created, watcher in zip(tables, watchers, strict=True):
+            assert created["token"] is None and created["seat"] is None
+            forbidden = Forbidden(store, created["table"]["id"], [None])
+            assert check(watcher.received, forbidden) > 20
+        store.close()
