@@ -29,7 +29,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import matplotlib
 
@@ -45,14 +45,15 @@ from pyrummy.research.encoding import CARDS
 from pyrummy.research.gym import RummyEnv
 
 FEATURES = 9
-Chooser = Callable[[np.ndarray, np.ndarray], int]
 
 
 def _cards(plane: np.ndarray) -> CardSet:
     return CardSet(sum(ALL_CARDS[i].bit for i in np.flatnonzero(plane > 0.5)))
 
 
-def action_features(rules: Rules, observation: np.ndarray, mask: np.ndarray) -> tuple:
+def action_features(
+    rules: Rules, observation: np.ndarray, mask: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """The legal action numbers and one feature row per legal action."""
     space = action_space(rules)
     hand = _cards(observation[:CARDS])
@@ -93,7 +94,9 @@ class FeaturePolicy:
         self.theta = np.zeros(FEATURES)
         self.rng = rng
 
-    def _distribution(self, observation: np.ndarray, mask: np.ndarray) -> tuple:
+    def _distribution(
+        self, observation: np.ndarray, mask: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         legal, rows = action_features(self.rules, observation, mask)
         logits = rows @ self.theta
         weights = np.exp(logits - logits.max())
@@ -106,7 +109,9 @@ class FeaturePolicy:
         return int(legal[pick]), rows[pick] - probabilities @ rows
 
 
-def play(env: RummyEnv, policy: FeaturePolicy, seed: int | None = None) -> tuple[float, list]:
+def play(
+    env: RummyEnv, policy: FeaturePolicy, seed: int | None = None
+) -> tuple[float, list[np.ndarray]]:
     """One episode: its return and the log-probability gradients of its actions."""
     observation, info = env.reset(seed=seed)
     gradients = []
@@ -172,7 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     figure, axis = plt.subplots(figsize=(7, 4))
     window = max(1, min(args.eval_every, len(returns)))
     moving = np.convolve(returns, np.ones(window) / window, mode="valid")
-    axis.plot(np.arange(window, len(returns) + 1), moving, label=f"training ({window}-episode mean)")
+    axis.plot(
+        np.arange(window, len(returns) + 1), moving, label=f"training ({window}-episode mean)"
+    )
     episodes, scores = zip(*curve, strict=True)
     axis.plot(episodes, scores, marker="o", label=f"evaluation ({args.eval_deals} fixed deals)")
     axis.axhline(0.0, color="grey", linewidth=0.8)

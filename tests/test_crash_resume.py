@@ -68,9 +68,7 @@ def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[byte
             except httpx.TransportError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(
-                    f"server did not start: {log.read_text(errors='replace')}"
-                )
+                raise AssertionError(f"server did not start: {log.read_text(errors='replace')}")
             time.sleep(0.05)
         yield client, process
     finally:
@@ -136,6 +134,17 @@ def committed_actions(data_dir: Path) -> dict[str, list[str]]:
     return result
 
 
+def wait_for_progress(client: httpx.Client, tables: list[str], past: dict[str, int]) -> None:
+    """Until every running table has played at least 10 actions more than ``past``."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        counts = {t: client.get(f"/api/tables/{t}/events?since=0").json()["seq"] for t in tables}
+        if all(counts[t] >= past.get(t, 0) + 10 for t in tables):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"bots did not play on: {counts} vs {past}")
+
+
 def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> None:
     rng = random.Random(20261129)
     people = [
@@ -143,10 +152,11 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
         ("rummy", ["easy", "easy"], {"target": 200}),
         ("gin", ["medium"], {"target": 200}),
     ]
+    # Long matches with a tiny pause: the bots are still writing when the kill comes.
     bots_only = [
-        ("knock", ["easy", "easy", "random", "medium"], {"match_end": "deals", "deals": 8}),
-        ("rummy", ["easy", "random", "easy"], {"target": 150}),
-        ("basic", ["random", "easy"], {"target": 150}),
+        ("knock", ["easy", "easy", "random", "easy"], {"match_end": "deals", "deals": 60}),
+        ("rummy", ["easy", "random", "easy"], {"target": 2000}),
+        ("basic", ["random", "easy"], {"target": 2000}),
     ]
     frozen: dict[str, tuple[str, dict[str, Any]]] = {}
     running: list[str] = []
@@ -167,49 +177,50 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
                     "bots": bots,
                     "humans": 0,
                     "options": options,
-                    "bot_delay": 0,
+                    "bot_delay": 0.005,
                 },
             ).json()
             running.append(created["table"]["id"])
-        time.sleep(0.6)  # the bots are writing actions as fast as they can
+        wait_for_progress(client, running, {})
         process.send_signal(signal.SIGKILL)
         process.wait(10)
-    before = committed_actions(tmp_path)
-    assert all(len(before.get(t, [])) > 0 for t in running), "bots played before the kill"
+    first_kill = committed_actions(tmp_path)
     journal = (
         sqlite3.connect(tmp_path / "pyrummy.sqlite3").execute("PRAGMA journal_mode").fetchone()
     )
     assert journal[0] == "wal"
 
+    with server(tmp_path) as (client, process):
+        for table_id, (token, state) in frozen.items():
+            assert my_state(client, table_id, token) == state
+        # The bots play on from where they were, and are killed again mid-flight.
+        wait_for_progress(client, running, {t: len(first_kill[t]) for t in running})
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+    second_kill = committed_actions(tmp_path)
+
     with server(tmp_path) as (client, _):
         for table_id, (token, state) in frozen.items():
             assert my_state(client, table_id, token) == state
-        # Every game continues: the person plays on, the bots answer.
         going_on = [t for t, (_, state) in frozen.items() if not state["match"]["over"]]
         assert len(going_on) >= 2
+        # Every game continues: the person plays on, the bots answer.
         for table_id in going_on:
             token, state = frozen[table_id]
             play_moves(client, table_id, token, 3, rng)
             assert my_state(client, table_id, token)["seq"] > state["seq"]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            statuses = [client.get(f"/api/tables/{t}").json()["status"] for t in running]
-            if all(s == "over" for s in statuses):
-                break
-            time.sleep(0.1)
-        assert all(s == "over" for s in statuses), statuses
+        wait_for_progress(client, running, {t: len(second_kill[t]) for t in running})
+    final = committed_actions(tmp_path)
 
-    after = committed_actions(tmp_path)
     store = Store(default_url(tmp_path))
     for table_id in running:
-        assert after[table_id][: len(before[table_id])] == before[table_id]
-        assert len(after[table_id]) > len(before[table_id])
+        # Nothing committed before a kill is lost or changed afterwards.
+        assert final[table_id][: len(first_kill[table_id])] == first_kill[table_id]
+        assert final[table_id][: len(second_kill[table_id])] == second_kill[table_id]
         stored = store.load_table(table_id)
         assert stored is not None
         match = build_match(stored.spec)
         for action in stored.actions:
-            match.apply(action.text)
-        assert match.is_over
-        assert stored.result is not None
-        assert stored.result["totals"] == [str(t) for t in match.standings.totals]
+            match.apply(action.text)  # every stored action replays legally
+        assert [a.text for a in stored.actions] == final[table_id]
     store.close()

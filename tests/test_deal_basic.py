@@ -157,3 +157,13 @@ def test_block_ends_at_the_first_decline_and_the_lowest_hand_collects() -> None:
     assert deal.is_over and deal.settlement is not None
     assert deal.settlement.outcome == "block"
     assert deal.settlement.net == settle_no_winner(hands, "block").net
+
+
+def test_going_rummy_plus10_option() -> None:
+    seat0_value = 6 + 1 + 3 + 5 + 7 + 9 + 10 + 10 + 10 + 4
+    for option, bonus in (("none", 0), ("double", seat0_value), ("plus10", 10)):
+        deal = basic(ONE_PER_TURN, multiple_melds=True, going_rummy=option)
+        for action in ["draw stock", "meld 2C 2D 2S", "meld 3S 3H 3D", "meld 7H 8H 9H TH JH"]:
+            deal.apply(action)
+        assert deal.settlement is not None
+        assert deal.settlement.net[1] == seat0_value + bonus

@@ -124,3 +124,29 @@ def test_random_play_ends_and_legal_actions_are_sorted_and_unique() -> None:
             assert steps < 5000
         assert deal.settlement is not None
         assert deal.settlement.outcome in {"draw", "knock", "gin", "undercut"}
+
+
+def draw_and_throw_back(deal: Deal, turns: int) -> None:
+    for _ in range(turns):
+        seat = deal.current_seat
+        assert seat is not None
+        before = deal.hands(seat)
+        deal.apply("draw stock")
+        (drawn,) = deal.hands(seat) - before
+        deal.apply(f"discard {drawn}")
+
+
+def test_turn_cap_is_a_draw() -> None:
+    deal = new_deal("gin", 2, seed=2, turn_cap=4)
+    draw_and_throw_back(deal, 4)
+    assert deal.is_over and deal.end_reason == "cap"
+    assert deal.settlement is not None and deal.settlement.outcome == "draw"
+
+
+def test_a_wall_of_zero_plays_the_stock_out() -> None:
+    deal = new_deal("gin", 2, seed=2, wall_cards=0)
+    draw_and_throw_back(deal, 30)
+    assert not deal.is_over and len(deal.stock) == 1
+    draw_and_throw_back(deal, 1)
+    assert deal.end_reason == "wall"
+    assert deal.settlement is not None and deal.settlement.outcome == "draw"

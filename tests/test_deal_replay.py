@@ -38,7 +38,7 @@ def test_replay_clone_and_refusals(name: str, seed: int) -> None:
     deal = new_deal(rules, players, seed=seed, dealer=seed % players, deal_number=1 + seed % 6)
     rng = random.Random(seed)
     space = action_space(rules)
-    clones = []
+    clones: list[tuple[Deal, tuple[object, ...]]] = []
     checks = 0
     while not deal.is_over:
         legal = deal.legal_actions()

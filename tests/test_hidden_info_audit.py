@@ -29,7 +29,7 @@ from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
 from pyrummy.server.storage import Store, default_url
 from pyrummy.server.tables import build_match
-from server_helpers import app_client, cards_in, create, headers
+from test_server_helpers import app_client, cards_in, create, headers
 
 Viewer = int | None
 # (viewer, seq, message) for every message a viewer received
@@ -188,7 +188,7 @@ def play_scripted(client: TestClient, table_id: str, token: str, rng: random.Ran
 TABLES = [
     ("knock", ["easy", "easy", "medium"], {"match_end": "deals", "deals": 3}),
     ("knock", ["easy", "random", "medium", "easy"], {"match_end": "deals", "deals": 2}),
-    ("knock-target", ["easy", "medium"], {"target": 25}),
+    ("knock-target", ["easy", "medium"], {"target": 60}),
     ("rummy", ["easy", "random"], {"target": 60}),
     ("rummy", ["medium"], {"target": 60}),
     ("gin", ["easy"], {"target": 40}),
@@ -203,8 +203,16 @@ def test_a_person_and_bots_see_only_what_they_may(
     tmp_path: Path, preset: str, bots: list[str], options: dict[str, Any]
 ) -> None:
     rng = random.Random(f"{preset}-{len(bots)}")
-    with app_client(tmp_path) as client:
-        created = create(client, preset=preset, bots=bots, options=options, bot_delay=0)
+    # Seeded tables (the test server allows it) make each audit the same every run.
+    with app_client(tmp_path, allow_seed=True) as client:
+        created = create(
+            client,
+            preset=preset,
+            bots=bots,
+            options=options,
+            bot_delay=0,
+            seed=rng.randrange(10**9),
+        )
         table_id, token = created["table"]["id"], created["token"]
         client.cookies.clear()  # the spectator must not carry seat 0's cookie
         first: Received = [(0, created["state"]["seq"], created["state"])]
@@ -224,7 +232,7 @@ def test_a_person_and_bots_see_only_what_they_may(
 
 
 def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
-    with app_client(tmp_path) as client:
+    with app_client(tmp_path, allow_seed=True) as client:
         tables = [
             create(
                 client,
@@ -232,6 +240,7 @@ def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
                 bots=["easy", "medium", "random", "easy"],
                 humans=0,
                 bot_delay=0,
+                seed=11,
                 options={"match_end": "deals", "deals": 4},
             ),
             create(
@@ -240,6 +249,7 @@ def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
                 bots=["easy", "random", "easy"],
                 humans=0,
                 bot_delay=0,
+                seed=11,
                 options={"target": 60},
             ),
             create(
@@ -248,6 +258,7 @@ def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
                 bots=["easy", "medium"],
                 humans=0,
                 bot_delay=0,
+                seed=11,
                 options={"target": 60},
             ),
         ]

@@ -8,13 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyrummy.cli.main import main
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import RecordError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.record import emit_record, parse_record, read_record
-from pyrummy.core.rules import preset_names
+from pyrummy.core.rules import PRESETS, preset_names
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -321,3 +323,28 @@ def test_worked_example_1_fixture_settles_as_the_rules_say() -> None:
     assert isinstance(deal, Deal) and deal.settlement is not None
     assert deal.settlement.outcome == "knocker-beaten"
     assert [str(n) for n in deal.settlement.net] == ["-15", "32", "-17"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    preset=st.sampled_from(preset_names()),
+    seed=st.integers(0, 2**40),
+    steps=st.integers(0, 400),
+    unseeded=st.booleans(),
+)
+def test_any_match_prefix_round_trips(preset: str, seed: int, steps: int, unseeded: bool) -> None:
+    """emit(parse(emit(m))) == emit(m) for a match stopped anywhere, seeded or not."""
+    rules = PRESETS[preset]
+    players = rules.min_players + seed % (rules.max_players - rules.min_players + 1)
+    options = {"deals": 2} if rules.match_end == "deals" else {}
+    if rules.match_end == "target":
+        options = {"target": 15}
+    match = new_match(preset, players, seed=None if unseeded else seed, **options)
+    play(match, seed=seed, steps=steps)
+    for flag in (None, True):
+        text = emit_record(match, seed=flag)
+        again = parse_record(text)
+        assert isinstance(again, Match)
+        assert emit_record(again, seed=flag) == text
+        assert again.totals == match.totals and again.is_over == match.is_over
+        assert again.legal_actions() == match.legal_actions()

@@ -80,7 +80,7 @@ def test_illegal_actions_are_ignored_or_raise() -> None:
     env = RummyEnv("knock", 2, opponents="random", seed=2, illegal_reward=-1.0)
     observation, info = env.reset(seed=2)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[-1])
-    again, reward, terminated, truncated, info = env.step(illegal)
+    again, reward, terminated, _truncated, info = env.step(illegal)
     assert info["illegal_action"] and reward == -1.0 and not terminated
     assert np.array_equal(observation, again)
     strict = RummyEnv("knock", 2, opponents="random", seed=2, illegal_action="raise")
@@ -96,3 +96,12 @@ def test_max_steps_truncates() -> None:
     env.step(illegal)
     _, _, terminated, truncated, _ = env.step(illegal)
     assert truncated and not terminated
+
+
+def test_registered_with_gymnasium() -> None:
+    import gymnasium
+
+    env = gymnasium.make("pyrummy/Rummy-v0", rules="rotham", players=3, opponents="simple")
+    observation, info = env.reset(seed=5)
+    assert observation.shape == (682,)
+    assert int(info["action_mask"].sum()) >= 1

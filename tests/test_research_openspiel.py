@@ -194,15 +194,15 @@ def _play_with_bots(game: pyspiel.Game, bots: list[object], seed: int) -> list[f
     return list(state.returns())
 
 
-@pytest.mark.parametrize(("name", "simulations"), [("pyrummy_knock(players=3)", 8), ("pyrummy_gin", 3)])
+@pytest.mark.parametrize(
+    ("name", "simulations"), [("pyrummy_knock(players=3)", 8), ("pyrummy_gin", 3)]
+)
 def test_openspiel_mcts_and_ismcts_play_complete_games(name: str, simulations: int) -> None:
     game = pyspiel.load_game(name)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
     bots: list[object] = [
         mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=np.random.RandomState(2)),
-        ismcts.ISMCTSBot(
-            game, evaluator, 2.0, simulations, random_state=np.random.RandomState(3)
-        ),
+        ismcts.ISMCTSBot(game, evaluator, 2.0, simulations, random_state=np.random.RandomState(3)),
     ]
     if game.num_players() == 3:
         bots.append(

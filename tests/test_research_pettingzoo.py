@@ -127,7 +127,7 @@ def test_no_undo_is_ever_offered() -> None:
     env.reset(seed=8)
     undo = env.space.encode(UNDO)
     rng = np.random.default_rng(3)
-    for agent in env.agent_iter(400):
+    for _agent in env.agent_iter(400):
         observation, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             env.step(None)

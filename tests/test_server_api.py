@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
 from pyrummy.core.cards import parse_card
@@ -19,7 +21,7 @@ from pyrummy.core.melds import explain_meld
 from pyrummy.core.rules import find_rules
 from pyrummy.server import Settings, create_app
 from pyrummy.server.storage import Store
-from server_helpers import act, app_client, create, headers, state, wait_for
+from test_server_helpers import act, app_client, create, headers, state, wait_for
 
 
 @pytest.fixture
@@ -69,6 +71,10 @@ def test_page_static_files_and_openapi_are_served(client: TestClient) -> None:
     for path in ("/api/tables", "/api/tables/{table_id}/actions", "/api/matches/{table_id}/replay"):
         assert path in spec["paths"]
     assert client.get("/docs").status_code == 200
+    reference = client.get("/api")
+    assert reference.status_code == 200 and "<script" not in reference.text
+    assert "POST /api/tables/{table_id}/actions" in reference.text
+    assert "X-Seat-Token" in reference.text
 
 
 def test_unknown_paths_are_json_404(client: TestClient) -> None:
@@ -500,3 +506,44 @@ def test_a_failing_bot_does_not_freeze_the_table(tmp_path: Path) -> None:
         )
         table_id = created["table"]["id"]
         wait_for(lambda: test_client.get(f"/api/tables/{table_id}").json()["status"] == "over")
+
+
+# -- fuzzing: whatever arrives, a 4xx or a legal move, never a 500 -------------------------------
+
+ACTION_WORDS = st.sampled_from(
+    ["draw", "stock", "discard", "knock", "meld", "layoff", "undo", "decline", "swap-joker"]
+)
+CARD_WORDS = st.sampled_from(["7H", "10d", "X1", "1X", "ZZ", "♠7", "QS", "AS", "-1", "99"])
+
+
+def test_fuzzed_actions_never_fail_the_server(tmp_path: Path) -> None:
+    with app_client(tmp_path) as fuzz_client:
+
+        @settings(max_examples=80, deadline=None)
+        @given(
+            text=st.one_of(
+                st.text(max_size=40),
+                st.lists(st.one_of(ACTION_WORDS, CARD_WORDS), min_size=1, max_size=5).map(" ".join),
+            ),
+            seq=st.one_of(st.none(), st.integers(min_value=-3, max_value=3)),
+        )
+        def one_request(text: str, seq: int | None) -> None:
+            created = two_people(fuzz_client)
+            table_id = created["table"]["id"]
+            tokens = seat_tokens(created)
+            _, token = to_play(fuzz_client, table_id, tokens)
+            before = snapshot(fuzz_client, table_id, tokens)
+            body: dict[str, Any] = {"action": text}
+            if seq is not None:
+                body["seq"] = seq
+            response = fuzz_client.post(
+                f"/api/tables/{table_id}/actions", json=body, headers=headers(token)
+            )
+            assert response.status_code in (200, 400, 409, 422), response.text
+            if response.status_code != 200:
+                assert response.json()["error"]["message"]
+                assert snapshot(fuzz_client, table_id, tokens) == before
+            else:
+                assert response.json()["seq"] == 1
+
+        one_request()

@@ -41,7 +41,9 @@ def test_every_key_the_scripts_use_is_defined() -> None:
     assert used - catalogue_keys("en") == set()
 
 
-@pytest.mark.parametrize("prefix", ["outcome.", "reason.", "game.", "blurb.", "difficulty."])
+@pytest.mark.parametrize(
+    "prefix", ["outcome.", "reason.", "game.", "blurb.", "difficulty.", "table.hiddenMelds."]
+)
 def test_keys_built_at_run_time_exist(prefix: str) -> None:
     from pyrummy.core.ledger import REASONS
     from pyrummy.core.rules import PRESETS
@@ -51,6 +53,7 @@ def test_keys_built_at_run_time_exist(prefix: str) -> None:
         "game.": {f"game.{name}" for name in PRESETS},
         "blurb.": {f"blurb.{name}" for name in PRESETS},
         "difficulty.": {f"difficulty.{b}" for b in ("easy", "medium", "hard", "random")},
+        "table.hiddenMelds.": {f"table.hiddenMelds.{f}" for f in ("knock", "gin")},
         "outcome.": {
             f"outcome.{o}"
             for o in (

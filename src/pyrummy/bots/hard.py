@@ -45,6 +45,8 @@ from pyrummy.core.rules import Rules, find_rules
 DEFAULT_TIME_BUDGET = 0.5
 #: Give-back cards searched (the best by the medium bot's cost), plus the knock.
 DEFAULT_CANDIDATES = 4
+#: Re-deals behind the knock-rummy knock decision (the medium bot's rule).
+DEFAULT_KNOCK_SAMPLES = 64
 #: A rollout longer than this many actions is scored from the hands left.
 ROLLOUT_STEP_LIMIT = 600
 
@@ -67,6 +69,8 @@ class HardBot:
         rollouts: int | None = None,
         candidates: int = DEFAULT_CANDIDATES,
         rollout_knock_threshold: int | None = None,
+        knock_by_search: bool = False,
+        knock_samples: int = DEFAULT_KNOCK_SAMPLES,
     ) -> None:
         if rollouts is not None and rollouts < 1:
             raise BotError(f"rollouts must be at least 1, not {rollouts}")
@@ -78,7 +82,8 @@ class HardBot:
         self.rollouts = rollouts
         self.time_budget = None if rollouts is not None else time_budget
         self.candidates = candidates
-        self.guide = MediumBot(seed)
+        self.knock_by_search = knock_by_search
+        self.guide = MediumBot(seed, samples=knock_samples)
         self._policy = SimpleBot(knock_threshold=rollout_knock_threshold)
         #: Re-deals searched at the last decision (0 when it was trivial).
         self.last_rollouts = 0
@@ -95,6 +100,10 @@ class HardBot:
         rules = find_rules(observation.rules)
         if is_draw_decision(legal_actions):
             preferred = self.guide.choose_draw(observation, legal_actions, rules)
+            if preferred.kind is not ActionKind.DRAW_DISCARD and not _discard_is_in_question(
+                observation, legal_actions
+            ):
+                return preferred
             draws = [a for a in legal_actions if a.kind is not ActionKind.UNDO]
             return self.search(observation, _preferred_first(preferred, draws), rules)
         table_play = self.guide.choose_table_play(observation, legal_actions, rules)
@@ -103,7 +112,7 @@ class HardBot:
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return legal_actions[0]
-        if rules.family == "knock":
+        if rules.family == "knock" and not self.knock_by_search:
             # Knock rummy: whether to knock is the medium bot's expected-settlement
             # rule (rollouts with a fixed-threshold policy judge it worse); the
             # search picks the card to give back.
@@ -195,6 +204,27 @@ def _hand_count(deal: Deal, seat: int, rules: Rules) -> int:
     if rules.family == "melding":
         return hand_value_of(hand, rules)
     return deadwood(hand, rules)
+
+
+def _discard_is_in_question(observation: Observation, legal_actions: Sequence[Action]) -> bool:
+    """Whether taking the top discard could matter: the stock is out of reach,
+    the card is a joker, or it shares a rank or sits within two in suit of a
+    card in hand. Otherwise drawing from the stock is plainly right.
+    """
+    if not observation.discard_pile:
+        return False
+    if not any(a.kind is ActionKind.DRAW_STOCK for a in legal_actions):
+        return True
+    top = observation.discard_pile[-1]
+    if top.is_joker:
+        return True
+    rank, suit = top.index % 13, top.index // 13
+    for card in observation.hand:
+        if card.is_joker or card.index % 13 == rank:
+            return True
+        if card.index // 13 == suit and abs(card.index % 13 - rank) <= 2:
+            return True
+    return False
 
 
 def _preferred_first(preferred: Action, actions: Sequence[Action]) -> list[Action]:

@@ -6,14 +6,15 @@
   unless that seat was seen giving such cards away or passing them over
   (:mod:`pyrummy.bots.opponents`). In the melding games a card that fits a
   meld on the table is also risky.
-* **When to knock** (knock rummy). It re-deals the hidden cards consistently
-  with what it knows (``observation.sample_deal``), solves the opponents'
-  hands and compares the expected settlement of knocking now with that of
-  playing one more round (the others play the simple bot's way and may
-  knock first) and knocking next turn. It knocks when knocking now is worth
-  more, and is expected to win.
+* **When to knock** (knock rummy and gin). It re-deals the hidden cards
+  consistently with what it knows (``observation.sample_deal``), settles
+  the opponents' hands against its own and compares the expected outcome of
+  knocking now with that of playing one more round (the others play the
+  simple bot's way and may knock first) and knocking next turn. It knocks
+  when knocking now is worth more (in knock rummy: and is expected to win);
+  in gin only when the knock is legal, and a gin hand always goes down.
 
-Everything else (drawing, melding, lay-offs, gin knocks) is the simple bot's.
+Everything else (drawing, melding, lay-offs) is the simple bot's.
 It keeps no memory: everything it infers is in the observation (the public
 history included), so a fresh bot can take over in the middle of a deal.
 """
@@ -28,13 +29,13 @@ from pyrummy.bots.hand import deadwood, give_back_order, values_of
 from pyrummy.bots.opponents import feeding_risk, shunned_cards
 from pyrummy.bots.simple import SimpleBot
 from pyrummy.core.actions import Action, ActionKind
-from pyrummy.core.cards import Card
+from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.deal import Deal
 from pyrummy.core.ledger import Transfer
 from pyrummy.core.melds import layoff_targets
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
-from pyrummy.core.settlement import knock_transfers
+from pyrummy.core.settlement import knock_transfers, settle
 
 #: Deadwood a fed card is taken to be worth to the opponent who takes it.
 DEFAULT_FEED_WEIGHT = 8.0
@@ -144,15 +145,22 @@ class MediumBot(SimpleBot):
         rules: Rules,
         deadwood_left: int,
     ) -> bool:
-        """Gin: whenever allowed. Knock rummy: when knocking now is worth more."""
-        if rules.family != "knock":
-            return self.should_knock(observation, rules, deadwood_left)
+        """Knock when knocking now is expected to be worth more than waiting a round.
+
+        Gin: only weighed when the knock is legal (deadwood 10 or less), and a
+        gin hand always goes down. Knock rummy: also only when knocking now is
+        expected to win.
+        """
         if deadwood_left == 0:
             return True
-        if deadwood_left > self.knock_cap or self.samples <= 0:
+        if self.samples <= 0:
+            return rules.family == "gin"
+        if rules.family == "knock" and deadwood_left > self.knock_cap:
             return False
         now, later = self.knock_values(observation, give_backs, rules, deadwood_left)
-        return now > 0 and now >= later
+        if rules.family == "knock":
+            return now > 0 and now >= later
+        return now >= later
 
     def knock_values(
         self,
@@ -161,64 +169,79 @@ class MediumBot(SimpleBot):
         rules: Rules,
         deadwood_left: int,
     ) -> tuple[float, float]:
-        """Mean settlement for this seat of knocking now, and of knocking next turn.
+        """Mean outcome for this seat of knocking now, and of waiting one round.
 
-        Both are averaged over ``samples`` consistent re-deals. The give-back
-        compared is the least-deadwood card, face up when waiting.
+        Both are averaged over ``samples`` consistent re-deals; the outcome is
+        the seat's net minus the others' mean net. The card is the
+        least-deadwood give-back (face down now, face up when waiting).
         """
         me = seat_of(observation)
         hand = observation.hand.mask
         left = {a.cards[0]: deadwood(hand & ~a.cards[0].bit, rules) for a in give_backs}
-        waiting_discards = [
-            a
-            for a in give_backs
-            if a.kind is ActionKind.DISCARD and left[a.cards[0]] == deadwood_left
-        ]
+        tied = [a for a in give_backs if left[a.cards[0]] == deadwood_left]
+        knock_card = max((a.cards[0] for a in tied), key=lambda c: give_back_order(c, rules))
+        waiting = [a for a in tied if a.kind is ActionKind.DISCARD]
         now_total = later_total = 0.0
         for _ in range(self.samples):
             deal = observation.sample_deal(self.rng)
-            deadwoods = _deadwoods(deal, rules)
-            deadwoods[me] = deadwood_left
-            now_total += net_for(knock_transfers(deadwoods, me, rules)[0], me)
-            if not waiting_discards:
+            hands = [deal.hands(seat).mask for seat in range(deal.players)]
+            hands[me] = hand & ~knock_card.bit
+            now_total += _knock_outcome(hands, me, rules)
+            if not waiting:
                 later_total = float("-inf")
                 continue
-            discard = max(waiting_discards, key=lambda a: give_back_order(a.cards[0], rules))
+            discard = max(waiting, key=lambda a: give_back_order(a.cards[0], rules))
             later_total += self._value_of_waiting(deal, discard, me, rules)
         return now_total / self.samples, later_total / self.samples
 
     def _value_of_waiting(self, deal: Deal, discard: Action, me: int, rules: Rules) -> float:
-        """Play one round with the simple policy, then knock at the next turn."""
+        """Play one round the simple way, then knock at the next turn if allowed."""
         policy = self._rollout_policy
         deal.apply(discard)
         while not deal.is_over and deal.current_seat != me:
             seat = deal.current_seat
             assert seat is not None
             deal.apply(policy.choose(deal.observe(seat), deal.legal_actions()))
-        if deal.is_over:
-            settlement = deal.settlement
-            assert settlement is not None
-            return float(settlement.net[me])
-        # Draw the simple way, then knock with the best give-back.
         actions = deal.legal_actions()
-        if any(
+        if not deal.is_over and any(
             a.kind is ActionKind.DRAW_STOCK or a.kind is ActionKind.DRAW_DISCARD for a in actions
         ):
             deal.apply(policy.choose(deal.observe(me), actions))
         if deal.is_over:
             settlement = deal.settlement
             assert settlement is not None
-            return float(settlement.net[me])
-        deadwoods = _deadwoods(deal, rules)
-        hand = deal.observe(me).hand.mask
-        deadwoods[me] = min(
-            deadwood(hand & ~(1 << i), rules) for i in range(hand.bit_length()) if hand >> i & 1
+            return relative_outcome([float(x) for x in settlement.net], me)
+        hand = deal.hands(me).mask
+        best = min(
+            (deadwood(hand & ~(1 << i), rules), i)
+            for i in range(hand.bit_length())
+            if hand >> i & 1
         )
-        return net_for(knock_transfers(deadwoods, me, rules)[0], me)
+        if rules.family == "gin" and best[0] > rules.knock_limit:
+            return 0.0  # no knock yet: the deal goes on, even as far as anyone can tell
+        hands = [deal.hands(seat).mask for seat in range(deal.players)]
+        hands[me] = hand & ~(1 << best[1])
+        return _knock_outcome(hands, me, rules)
 
 
-def _deadwoods(deal: Deal, rules: Rules) -> list[int]:
-    return [deadwood(deal.observe(seat).hand.mask, rules) for seat in range(deal.players)]
+def relative_outcome(net: Sequence[float], seat: int) -> float:
+    """The seat's net minus the mean net of the others (higher is better).
+
+    >>> relative_outcome([10.0, 0.0, 4.0], 0)
+    8.0
+    """
+    others = [x for s, x in enumerate(net) if s != seat]
+    return net[seat] - sum(others) / len(others)
+
+
+def _knock_outcome(hands: Sequence[int], knocker: int, rules: Rules) -> float:
+    """The knocker's relative outcome if these hands (knock card removed) go down."""
+    if rules.family == "gin":
+        settlement = settle([CardSet(h) for h in hands], knocker, rules)
+        return relative_outcome([float(x) for x in settlement.net], knocker)
+    deadwoods = [deadwood(h, rules) for h in hands]
+    transfers = knock_transfers(deadwoods, knocker, rules)[0]
+    return relative_outcome([net_for(transfers, s) for s in range(len(hands))], knocker)
 
 
 def _find(actions: Sequence[Action], kind: ActionKind, card: Card) -> Action | None:

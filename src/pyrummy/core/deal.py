@@ -138,6 +138,21 @@ _KNOCK_BYTES: Final = tuple(
     tuple(tuple(KNOCKS[i] for i in indices if i < len(KNOCKS)) for indices in by_chunk)
     for by_chunk in _BYTE_INDICES
 )
+
+
+def _actions_of(tables: tuple[tuple[tuple[Action, ...], ...], ...], mask: int) -> list[Action]:
+    """The actions of every card in ``mask`` (card order), read byte by byte."""
+    found: list[Action] = []
+    k = 0
+    while mask:
+        chunk = mask & 0xFF
+        if chunk:
+            found += tables[k][chunk]
+        mask >>= 8
+        k += 1
+    return found
+
+
 # Legal actions of the draw phases (shared: callers only get copies).
 _DRAW_BOTH: Final = [DRAW_STOCK, DRAW_DISCARD]
 _DRAW_STOCK_ONLY: Final = [DRAW_STOCK]
@@ -262,7 +277,6 @@ class Deal:
         Called as ``Deal.from_deck(rules, players, dealer, deck)`` or
         ``Deal.from_deck(deck, rules=..., players=..., dealer=...)``.
 
-        >>> deck = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS " * 0
         >>> deal = Deal.from_deck("gin", 2, 0, new_deal("gin", 2, seed=5).deck)
         >>> deal.deck == new_deal("gin", 2, seed=5).deck
         True
@@ -272,7 +286,7 @@ class Deal:
                 raise RulesError("from_deck needs the rules")
             rules = rules_or_deck
         elif deck is None:
-            if isinstance(rules_or_deck, (Rules, str)):
+            if isinstance(rules_or_deck, Rules):
                 raise RulesError("from_deck needs the deck")
             deck = rules_or_deck
         if deck is None:
@@ -282,19 +296,19 @@ class Deal:
         the_rules = _as_rules(rules)
         cards = parse_card_list(deck) if isinstance(deck, str) else list(deck)
         size = the_rules.deck_size
-        mask = 0
-        for card in cards:
-            if not isinstance(card, Card):
-                raise RulesError(f"{card!r} is not a card")
-            mask |= card.bit
-        if len(cards) != size or mask != (1 << size) - 1:
+        if not all(isinstance(card, Card) for card in cards):
+            bad = next(card for card in cards if not isinstance(card, Card))
+            raise RulesError(f"{bad!r} is not a card")
+        order = [card.index for card in cards]
+        distinct = set(order)
+        if len(order) != size or len(distinct) != size or max(distinct) >= size:
             raise RulesError(
                 f"the deck must hold each of the {size} cards of {the_rules.name} once "
-                f"(got {len(cards)} cards, {mask.bit_count()} distinct)"
+                f"(got {len(cards)} cards, {len(distinct)} distinct)"
             )
         deal = cls._blank(the_rules, players, dealer, deal_number)
         deal.deck = tuple(cards)
-        deal._deal_out()
+        deal._deal_out(order)
         return deal
 
     @classmethod
@@ -344,17 +358,19 @@ class Deal:
         deal._play_phase = Phase.MELD if rules.family == "melding" else Phase.DISCARD
         return deal
 
-    def _deal_out(self) -> None:
+    def _deal_out(self, order: list[int]) -> None:
         rules, players = self.rules, self.players
         size = rules.hand_size(players)
         starter = (self.dealer + 1) % players
-        order = [c.index for c in self.deck]
-        position = 0
-        for _ in range(size):
-            for offset in range(players):
-                seat = (starter + offset) % players
-                self._hands[seat] |= 1 << order[position]
-                position += 1
+        hands = self._hands
+        for offset in range(players):
+            # Round-robin from the starter: seat starter+offset gets every
+            # players-th card from position offset.
+            mask = 0
+            for index in order[offset : size * players : players]:
+                mask |= 1 << index
+            hands[(starter + offset) % players] = mask
+        position = size * players
         if rules.starter_extra_card:
             self._hands[starter] |= 1 << order[position]
             position += 1
@@ -571,7 +587,9 @@ class Deal:
         lines += [f"{seat}: {action}" for seat, action in self.history]
         if self.settlement is not None:
             lines.append(f"Outcome: {self.settlement.outcome}")
-            lines.append("Net: " + " ".join(str(n) for n in self.settlement.net))
+            lines.append(
+                "Net: " + " ".join(str(n) if n <= 0 else f"+{n}" for n in self.settlement.net)
+            )
         return "\n".join(lines) + "\n"
 
     # -- legal actions ------------------------------------------------------
@@ -580,7 +598,7 @@ class Deal:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        return list(legal)
+        return legal[:]
 
     def legal_action_ids(self) -> list[int]:
         """The numbers (:class:`~pyrummy.core.actions.ActionSpace`) of the legal actions."""
@@ -605,23 +623,17 @@ class Deal:
         result = [UNDO] if self._undo else []
         rest = options
         k = 0
-        while rest:
+        while rest:  # the discards, byte by byte (see _DISCARD_BYTES)
             chunk = rest & 0xFF
             if chunk:
                 result += _DISCARD_BYTES[k][chunk]
             rest >>= 8
             k += 1
-        if self.rules.family == "knock":
-            rest = options
-            k = 0
-            while rest:
-                chunk = rest & 0xFF
-                if chunk:
-                    result += _KNOCK_BYTES[k][chunk]
-                rest >>= 8
-                k += 1
+        rules = self.rules
+        if rules.family == "knock":
+            result += _actions_of(_KNOCK_BYTES, options)
             return result
-        limit = self.rules.knock_limit
+        limit = rules.knock_limit
         whole = deadwood_of_mask(hand)
         if whole - 10 > limit:
             return result
@@ -809,8 +821,9 @@ class Deal:
     def _discard(self, seat: int, card: int) -> None:
         bit = 1 << card
         self._hands[seat] &= ~bit
-        self._public[seat] &= ~bit
-        self._taken_held[seat] &= ~bit
+        if self._public[seat] & bit:  # taken discards are a part of the public cards
+            self._public[seat] &= ~bit
+            self._taken_held[seat] &= ~bit
         self._pile.append(card)
         rules = self.rules
         if rules.family == "melding":
@@ -961,32 +974,28 @@ class Deal:
 
     def _start_turn(self, seat: int, first: bool = False) -> None:
         self._seat = seat
-        self.turn += 1
+        self.turn = turn = self.turn + 1
         self._drawn = self._taken = None
         if self._undo:
             self._undo.clear()
         self._melds_turn = 0
         self._played_turn = False
         rules = self.rules
-        if self.turn > rules.turn_cap:
+        if turn > rules.turn_cap:
             self._end_by_cap()
-            return
-        if first and rules.starter_extra_card:
+        elif first and rules.starter_extra_card:
             self.phase = self._play_phase
-            return
-        if not self._stock:
-            if rules.family == "melding" and rules.stock_refill == "automatic":
-                self._exhaustions += 1
-                if self._stock_ends_deal():
-                    self._finish("exhausted", "no_winner")
-                    return
-                self._refill()
-                if self._stock:
-                    self.phase = Phase.DRAW
-                    return
+        elif self._stock:
+            self.phase = Phase.DRAW
+        elif rules.family == "melding" and rules.stock_refill == "automatic":
+            self._exhaustions += 1
+            if self._stock_ends_deal():
+                self._finish("exhausted", "no_winner")
+                return
+            self._refill()
+            self.phase = Phase.DRAW if self._stock else Phase.DECLINE
+        else:
             self.phase = Phase.DECLINE
-            return
-        self.phase = Phase.DRAW
 
     def _end_by_cap(self) -> None:
         family = self.rules.family
@@ -1283,6 +1292,20 @@ def arrange_deck(
     return order
 
 
+def _shuffle(cards: list[Card], rng: random.Random) -> None:
+    """Fisher-Yates with ``getrandbits`` rejection sampling: the very steps of
+    :meth:`random.Random.shuffle`, written out so seeded decks never depend on
+    the library's internals (and a little faster)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        bound = i + 1
+        width = bound.bit_length()
+        j = getrandbits(width)
+        while j >= bound:
+            j = getrandbits(width)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 def new_deal(
     rules: Rules | str = "knock",
     players: int = 4,
@@ -1314,7 +1337,7 @@ def new_deal(
     else:
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise RulesError(f"seed: expected a whole number, got {seed!r}")
-        random.Random(seed).shuffle(cards)
+        _shuffle(cards, random.Random(seed))
     deal = Deal.from_deck(the_rules, players, dealer, cards, deal_number)
     deal.seed = seed
     return deal

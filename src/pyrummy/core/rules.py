@@ -128,7 +128,7 @@ class Rules:
         for name, value in options.items():
             if name not in known:
                 raise RulesError(
-                    f"unknown option {name!r}; options are: {', '.join(sorted(known))}"
+                    f"unknown option {name!r}; options are: {', '.join(known)}"
                 )
             _check_option(name, value)
         changed = dataclasses.replace(self, **options)  # type: ignore[arg-type]
@@ -173,8 +173,9 @@ class Rules:
 _NOT_OPTIONS: Final = {"name", "family", "title", "aliases"}
 
 
-def option_names() -> frozenset[str]:
-    return frozenset(f.name for f in dataclasses.fields(Rules) if f.name not in _NOT_OPTIONS)
+def option_names() -> tuple[str, ...]:
+    """Option names in declaration order (records and option texts list them so)."""
+    return tuple(f.name for f in dataclasses.fields(Rules) if f.name not in _NOT_OPTIONS)
 
 
 def _field_type(name: str) -> object:
@@ -227,7 +228,7 @@ def parse_option(name: str, text: str) -> object:
     """Read one option value from text (``true``, ``15``, ``4,5,6``, ``2:10,3:7``)."""
     if name not in option_names():
         raise RulesError(
-            f"unknown option {name!r}; options are: {', '.join(sorted(option_names()))}"
+            f"unknown option {name!r}; options are: {', '.join(option_names())}"
         )
     kind = _field_type(name)
     text = text.strip()

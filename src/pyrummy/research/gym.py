@@ -22,6 +22,8 @@ bots (one name for all of them, or one name or bot per opponent).
 - A deal the opponents finish before the learner's first decision (a knock
   on their first turn) is re-dealt: ``reset`` always returns a position where
   the learner acts.
+- Registered with Gymnasium as ``pyrummy/Rummy-v0`` (keyword arguments as
+  above).
 
 >>> env = RummyEnv("knock", players=2, opponents="random", seed=1)
 >>> observation, info = env.reset(seed=1)
@@ -65,7 +67,7 @@ from pyrummy.research.render import render_deal
 _REDEALS = 100
 
 
-class RummyEnv(gymnasium.Env[np.ndarray, int]):
+class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One deal against bots, from one seat (see the module docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
@@ -102,9 +104,7 @@ class RummyEnv(gymnasium.Env[np.ndarray, int]):
         self._opponent_spec = opponents
         self.space = action_space(self.rules)
         self.action_space = spaces.Discrete(self.space.size)
-        self.observation_space = spaces.Box(
-            0.0, 1.0, (observation_size(players),), np.float32
-        )
+        self.observation_space = spaces.Box(0.0, 1.0, (observation_size(players),), np.float32)
         self._seed = seed
         self._seeded = False
         self.deal: Deal | None = None
@@ -135,9 +135,7 @@ class RummyEnv(gymnasium.Env[np.ndarray, int]):
             self.fixed_seat if self.fixed_seat is not None else int(rng.integers(self.players))
         )
         dealer = int(rng.integers(self.players))
-        self.deal = new_deal(
-            self.rules, self.players, seed=int(rng.integers(2**62)), dealer=dealer
-        )
+        self.deal = new_deal(self.rules, self.players, seed=int(rng.integers(2**62)), dealer=dealer)
         self.opponents = [
             None if other == self.seat else self._opponent(other, int(rng.integers(2**31)))
             for other in range(self.players)
@@ -168,7 +166,7 @@ class RummyEnv(gymnasium.Env[np.ndarray, int]):
             legal = research_legal_actions(deal)
             deal.apply(bot.choose(deal.observe(seat), legal))
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         deal = self._deal()
         if deal.is_over:
             raise RulesError("the deal is over: call reset()")
@@ -215,7 +213,7 @@ class RummyEnv(gymnasium.Env[np.ndarray, int]):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         text = render_deal(self._deal())
@@ -226,3 +224,9 @@ class RummyEnv(gymnasium.Env[np.ndarray, int]):
 
     def close(self) -> None:
         self.deal = None
+
+
+#: The Gymnasium id: ``gymnasium.make("pyrummy/Rummy-v0", rules="gin", opponents="hard")``.
+ENV_ID = "pyrummy/Rummy-v0"
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="pyrummy.research.gym:RummyEnv")

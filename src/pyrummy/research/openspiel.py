@@ -48,7 +48,7 @@ deal that reaches it ends as the rules say). A game is one deal.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 import numpy as np
@@ -363,7 +363,7 @@ def observation_text(observation: Observation) -> str:
     return "\n".join(lines)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game_type(preset: str) -> Any:
     rules = PRESETS[preset]
     return pyspiel.GameType(

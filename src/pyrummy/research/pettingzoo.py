@@ -105,13 +105,13 @@ def parallel_env(
     return aec_to_parallel(raw_env(rules, players, seed, render_mode, **kwargs))
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(AECEnv):  # type: ignore[misc]
     """One deal of a pyrummy preset as a PettingZoo AEC environment."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
         "render_modes": ["ansi", "human"],
         "name": "pyrummy_v1",
-        "is_parallelizable": True,
+        "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,
     }
 
@@ -137,6 +137,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise RulesError(f"illegal_action must be 'raise' or 'ignore', not {illegal_action!r}")
         if max_cycles is not None and (isinstance(max_cycles, bool) or max_cycles < 1):
             raise RulesError(f"max_cycles must be a positive number, not {max_cycles!r}")
+        # Only the cycle schedule steps every agent once per cycle, which is
+        # what PettingZoo's AEC-to-parallel conversion assumes.
+        self.metadata = {**self.metadata, "is_parallelizable": schedule == "cycle"}
         self.players = players
         self.render_mode = render_mode
         self.max_cycles = max_cycles
@@ -190,7 +193,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._steps = 0
         self._skip_agent_selection = None
         self.agent_selection = self._first_agent()
@@ -210,7 +213,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         deal = self._deal()
         seat = self._seat_of[agent]
         vector = encode_observation(deal.observe(seat))
-        mask = np.zeros(self._action_spaces[agent].n, np.int8)  # type: ignore[attr-defined]
+        mask = np.zeros(self._action_spaces[agent].n, np.int8)
         if deal.current_seat == seat:
             mask[action_ids(self.rules, research_legal_actions(deal))] = 1
         elif self.schedule == "cycle" and not deal.is_over:

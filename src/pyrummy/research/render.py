@@ -27,7 +27,9 @@ def render_deal(deal: Deal) -> str:
         lines.append(f"{marker} seat {seat}: {format_cards(hand, pretty=True)}")
     pile = deal.discard_pile
     top = pile[-1].pretty() if pile else "-"
-    lines.append(f"  discard pile: {_count(len(pile))}, top {top}; stock: {_count(len(deal.stock))}")
+    lines.append(
+        f"  discard pile: {_count(len(pile))}, top {top}; stock: {_count(len(deal.stock))}"
+    )
     for number, table_meld in enumerate(deal.table):
         cards = format_cards(table_meld.meld.cards, pretty=True)
         lines.append(f"  meld {number} (seat {table_meld.owner}): {cards}")

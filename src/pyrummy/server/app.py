@@ -34,7 +34,13 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -45,6 +51,7 @@ from pyrummy.core.melds import explain_meld
 from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import PRESETS
 from pyrummy.server.messages import pick_language, server_text
+from pyrummy.server.reference import reference_html
 from pyrummy.server.schemas import CreateTable, ExplainMeld, PostAction, TableSettings
 from pyrummy.server.storage import SeatSpec, Store, StoredAction, default_url
 from pyrummy.server.tables import (
@@ -65,6 +72,33 @@ from pyrummy.server.views import (
 )
 
 log = logging.getLogger("pyrummy.server")
+
+API_DESCRIPTION = """
+The web game's JSON API. The server decides no rule: actions go to the rules
+core, and every answer for a seat is built from that seat's observation.
+
+**Seats.** `POST /api/tables` returns a secret token for each person's seat
+(also set as an HttpOnly cookie). Send it as `X-Seat-Token` (or
+`Authorization: Bearer ...`). Without a token you are a spectator.
+
+**Actions** are text: `draw stock`, `draw discard`, `decline`, `discard 7H`,
+`knock 7H`, `meld 7H 8H 9H`, `layoff 9H 2` (table meld number from 0),
+`swap-joker 5H 1`, `undo`. Out of turn, a bad token, an unknown card or an
+illegal action is a 4xx with a message (in `Accept-Language` or `?lang=`
+en/ru) and changes nothing.
+
+**Live events.** `WS /api/tables/{id}/ws?since=N` (token as `?token=`, a
+header or the cookie). Every accepted action is event number `seq`
+(1, 2, ...). On connect the server sends the events after `N` as
+`{"type": "event", "seq", "seat", "action", "kind"}` (the knock card hidden
+from other seats), then `{"type": "state", "seq", "state", "resync"}`. Live
+events carry the new state for the receiving seat:
+`{"type": "event", ..., "state": {...}}`. `GET /api/tables/{id}/events?since=N`
+is the same by polling.
+
+**Storage.** Every action is stored in the transaction that applies it;
+tables resume exactly after a restart, even after SIGKILL.
+"""
 
 MAX_BODY = 16 * 1024
 COOKIE_PREFIX = "pyrummy_seat_"
@@ -224,6 +258,7 @@ def create_app(
     app = FastAPI(
         title="pyrummy",
         summary="Knock Rummy, Rummy, Gin and their cousins against bots.",
+        description=API_DESCRIPTION,
         version="0.1.0",
         lifespan=lifespan,
     )
@@ -512,6 +547,10 @@ def create_app(
 
     # -- the page -------------------------------------------------------------------
     root = static_dir()
+
+    @app.get("/api", include_in_schema=False, response_class=HTMLResponse)
+    async def api_reference() -> str:
+        return reference_html(app.openapi())
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

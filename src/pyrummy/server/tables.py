@@ -73,6 +73,17 @@ def build_match(spec: TableSpec) -> Match:
     )
 
 
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The bot's own seed, derived from the (secret) match seed: a seeded table
+    replays the same way, and the bot learns nothing from it.
+
+    >>> bot_seed(7, 1) == bot_seed(7, 1) != bot_seed(7, 2)
+    True
+    """
+    digest = hashlib.sha256(f"pyrummy-bot:{match_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
 def seat_name(seat: SeatSpec, index: int) -> str:
     if seat.name:
         return seat.name
@@ -128,7 +139,7 @@ class LiveTable:
             self.match.apply(stored_action.text)
             self.actions.append(stored_action)
         self.bots = {
-            seat: bot_factory(spec.bot or "medium", secrets.randbits(32))
+            seat: bot_factory(spec.bot or "medium", bot_seed(self.spec.seed, seat))
             for seat, spec in enumerate(self.spec.seats)
             if spec.kind == "bot"
         }

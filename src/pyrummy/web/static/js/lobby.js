@@ -1,6 +1,6 @@
 // The lobby: choose a game, the bots and the match length, then Deal.
-// Knock Rummy is preselected with two medium bots, so a newcomer can press
-// Deal at once.
+// Knock Rummy is preselected with two easy bots, so a newcomer can press
+// Deal at once (the stronger bots often knock on their first turns).
 
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
@@ -74,7 +74,7 @@ export async function renderLobby(root) {
   const previous = lastGame();
   const state = {
     preset: previous?.preset && presets[previous.preset] ? previous.preset : "knock",
-    bots: previous?.bots?.length ? [...previous.bots] : ["medium", "medium"],
+    bots: previous?.bots?.length ? [...previous.bots] : ["easy", "easy"],
     length: previous?.length ?? "default",
     options: { ...BASIC_DEFAULTS, ...(previous?.basic || {}) },
     speed: settings().speed,
@@ -136,11 +136,11 @@ export async function renderLobby(root) {
 
   function botControls() {
     const [low, high] = limits(state.preset);
-    while (state.bots.length < low) state.bots.push("medium");
+    while (state.bots.length < low) state.bots.push("easy");
     if (state.bots.length > high) state.bots.length = high;
     const count = h("select", { id: "bot-count", onchange: (e) => {
       const n = Number(e.target.value);
-      while (state.bots.length < n) state.bots.push("medium");
+      while (state.bots.length < n) state.bots.push("easy");
       state.bots.length = n;
       draw();
     } });

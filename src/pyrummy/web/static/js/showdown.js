@@ -107,7 +107,8 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
   if (settlement.knocker !== null && settlement.knocker !== undefined) who = t("show.knockedBy", { name: seatName(tableInfo, settlement.knocker, me) });
   else if (["out", "rummy"].includes(settlement.outcome)) who = t("show.outBy", { name: seatName(tableInfo, settlement.winners[0], me) });
   else if (settlement.outcome === "no-knocker") who = t("show.noKnocker");
-  parts.push(h("p", { class: "outcome" }, [who, outcome].filter(Boolean).join(" · ")));
+  const said = settlement.outcome === "out" ? who : [who, outcome].filter(Boolean).join(" · ");
+  parts.push(h("p", { class: "outcome" }, said || outcome));
   if (observation.knock_card) {
     parts.push(h("div", { class: "knock-card" }, h("span", {}, t("show.knockCard", { card: pretty(observation.knock_card) })),
       cardRow([observation.knock_card], { small: true })));
@@ -118,7 +119,10 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
     const net = settlement.net[seat];
     const groups = hand.melds.map((meld) => cardRow(meld, { className: "card-row meld-group", small: true }));
     if (hand.deadwood_cards.length) groups.push(cardRow(sortCards(hand.deadwood_cards, "suit"), { className: "card-row deadwood-group", small: true }));
-    const count = hand.count !== hand.deadwood ? t("show.count", { n: hand.count }) : t("show.deadwood", { n: hand.deadwood });
+    let count;
+    if (tableInfo.rules.family === "melding") count = t("show.inHand", { n: hand.count });
+    else if (hand.count !== hand.deadwood) count = t("show.count", { n: hand.count });
+    else count = t("show.deadwood", { n: hand.deadwood });
     return h("div", { class: `showdown-hand${winner ? " winner" : ""}`, "data-seat": String(seat) },
       h("div", { class: "showdown-head" },
         h("strong", {}, seatName(tableInfo, seat, me)),

@@ -350,6 +350,7 @@ export class TableView {
     } else if (!front.id) {
       this.shownFront = false;
     }
+    this.animatedDraw = obs.drawn_card;
     this.animate();
     if (handHadFocus) this.focusHand();
   }
@@ -437,7 +438,9 @@ export class TableView {
   }
 
   renderTableMelds(obs, info, legal) {
-    if (info.rules.family !== "melding") return h("div", { class: "table-melds hidden-melds" });
+    if (info.rules.family !== "melding") {
+      return h("div", { class: "table-melds hidden-melds" }, h("p", { class: "rule-hint" }, t(`table.hiddenMelds.${info.rules.family}`)));
+    }
     const one = this.selected.size === 1 ? [...this.selected][0] : null;
     const targets = new Set(one && legal.layoff.has(one) ? legal.layoff.get(one) : []);
     return h("div", { class: "table-melds" }, h("h2", { class: "visually-hidden" }, t("table.melds")),
@@ -480,7 +483,10 @@ export class TableView {
       node.setAttribute("aria-selected", this.selected.has(card) ? "true" : "false");
       if (this.selected.has(card)) node.classList.add("selected");
       if (position === this.cursor) node.classList.add("cursor");
-      if (obs.drawn_card === card) node.classList.add("drawn");
+      if (obs.drawn_card === card) {
+        node.classList.add("drawn");
+        if (this.animatedDraw !== card && !reducedMotion()) node.classList.add("arrive");
+      }
       if (obs.taken_discard === card && myTurn) node.classList.add("taken-card");
       if (myTurn && legal.layoff.has(card)) node.classList.add("fits");
       node.addEventListener("click", () => {

@@ -1,5 +1,5 @@
-"""Helpers shared by the server tests: an app on a temporary folder, and a seat
-that plays through the HTTP API."""
+"""Helpers shared by the server tests (no tests here): an app on a temporary
+folder, and a seat that plays through the HTTP API."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ CARD_TOKEN = re.compile(r"^(?:[A2-9TJQK][SHDC]|X[123])$")
 
 
 @contextmanager
-def app_client(data_dir: Path, bot_delay: float = 0.0) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=data_dir, bot_delay=bot_delay))
+def app_client(
+    data_dir: Path, bot_delay: float = 0.0, allow_seed: bool = False
+) -> Iterator[TestClient]:
+    app = create_app(Settings(data_dir=data_dir, bot_delay=bot_delay, allow_seed=allow_seed))
     with TestClient(app) as client:
         yield client
 
