@@ -38,7 +38,7 @@ from pyrummy.core.solver import (
 )
 
 SIZES = (7, 10, 11)
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "deadwood_vectors.json"
+VECTORS = Path(__file__).resolve().parents[1] / "tests" / "data" / "deadwood_vectors.json"
 GIN = find_rules("gin")
 OPENSPIEL = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 # OpenSpiel numbers cards suit-major in the suit order s c d h; ours is S H D C.

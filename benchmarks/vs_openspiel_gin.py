@@ -60,6 +60,7 @@ class Summary:
     points_high: float
     game_hands: int
     seconds: float
+    points: list[float]
 
 
 def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -150,6 +151,7 @@ def run(name: str, games: int, hands: int, seed: int, budget: Budget, workers: i
             results = list(pool.map(_task, tasks, chunksize=4))
     else:
         results = [_task(task) for task in tasks]
+    # Hands come back in task order, so points[i] is hand i for every bot.
     for kind, value, count in results:
         if kind == "hand":
             points.append(value)
@@ -171,6 +173,7 @@ def run(name: str, games: int, hands: int, seed: int, budget: Budget, workers: i
         points_high=p_high,
         game_hands=game_hands,
         seconds=time.perf_counter() - started,
+        points=points,
     )
 
 
@@ -212,6 +215,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{summary.seconds:.0f}s",
             flush=True,
         )
+    first = summaries[0] if summaries else None
+    for other in summaries[1:]:
+        assert first is not None
+        pairs = [a - b for a, b in zip(other.points, first.points, strict=True)]
+        if pairs:
+            mean, low, high = mean_interval(pairs)
+            print(
+                f"{other.bot} - {first.bot} on the same {len(pairs)} hands: "
+                f"{mean:+.2f} [{low:+.2f}, {high:+.2f}] points per hand"
+            )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump([asdict(s) for s in summaries], out, indent=2)

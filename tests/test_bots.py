@@ -21,9 +21,9 @@ from pyrummy.bots import (
 )
 from pyrummy.bots.opponents import feeding_risk, shunned_cards
 from pyrummy.bots.simple import default_knock_threshold
-from pyrummy.core.actions import Action, parse_action
-from pyrummy.core.cards import Card, CardSet, parse_card_list
-from pyrummy.core.deal import new_deal
+from pyrummy.core.actions import Action, ActionKind, parse_action
+from pyrummy.core.cards import ALL_CARDS, Card, CardSet, parse_card_list
+from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import RummyError
 from pyrummy.core.melds import check_meld
 from pyrummy.core.observation import Observation, TableMeld
@@ -253,7 +253,7 @@ def test_simple_takes_a_discard_it_can_lay_off_in_a_melding_game() -> None:
 @pytest.mark.parametrize("name", ["simple", "medium", "hard"])
 def test_decisions_depend_only_on_what_the_seat_sees(name: str) -> None:
     """A re-deal of every hidden card (same view) gets the same decision."""
-    options: dict[str, object] = {"rollouts": 2} if name == "hard" else {}
+    options: dict[str, object] = {"rollouts": 2, "knock_samples": 4} if name == "hard" else {}
     rng = random.Random(5)
     checked = hidden_differs = 0
     for seed in range(20):
@@ -275,3 +275,48 @@ def test_decisions_depend_only_on_what_the_seat_sees(name: str) -> None:
             deal.apply(first)
             checked += 1
     assert checked == 12 and hidden_differs >= 6
+
+
+def dealt_after_draw(preset: str, hand: str, drawn: str, up: str = "QD") -> Deal:
+    """A real 2-player deal where seat 0 holds ``hand`` and has just drawn ``drawn``.
+
+    Seat 0 is dealt first (dealer 1) and plays first; the other cards go to
+    seat 1 and the stock in card order, after the up-card and the drawn card.
+    """
+    mine = parse_card_list(hand)
+    placed = {*mine, Card(drawn), Card(up)}
+    rest = [c for c in ALL_CARDS[:52] if c not in placed]
+    theirs, stock = rest[: len(mine)], rest[len(mine) :]
+    deck = [card for pair in zip(mine, theirs, strict=True) for card in pair]
+    deck += [Card(up), Card(drawn), *stock]
+    deal = Deal.from_deck(preset, 2, 1, deck)
+    deal.apply("draw stock")
+    assert deal.hands(0) == CardSet(mine) | CardSet([Card(drawn)])
+    return deal
+
+
+def test_medium_knocks_a_strong_hand_and_keeps_a_hopeless_one() -> None:
+    strong = dealt_after_draw("knock", "7H 8H 9H 2C 3C 4C 5S 6S 7S AD", "KS")
+    choice = MediumBot(seed=1, samples=16).choose(strong.observe(0), strong.legal_actions())
+    assert str(choice) == "knock KS"  # deadwood 1 against a hand nobody has improved
+    hopeless = dealt_after_draw("knock", "KH QH 9D 8C 7S JD TC 5H 3S KC", "QS")
+    choice = MediumBot(seed=1, samples=16).choose(hopeless.observe(0), hopeless.legal_actions())
+    assert choice.kind is ActionKind.DISCARD
+
+
+def test_medium_goes_gin_at_once() -> None:
+    deal = dealt_after_draw("gin", "7H 8H 9H 2C 3C 4C 5S 6S 7S 8S", "KD")
+    choice = MediumBot(seed=1, samples=4).choose(deal.observe(0), deal.legal_actions())
+    assert str(choice) == "knock KD"
+
+
+def test_search_bots_fall_back_when_the_view_allows_no_re_deal() -> None:
+    # The hand was swapped into a fresh deal's view, so the card counts no
+    # longer add up and no consistent re-deal exists: the bots still answer.
+    hand = "7H 8H 9H 2C 3C 4C 5S 6S 7S 4D KS"
+    observation = scenario("knock", hand, "QD")
+    legal = with_knocks(hand, *hand.split())
+    with pytest.raises((IndexError, RummyError)):
+        observation.sample_deal(random.Random(1))
+    assert str(MediumBot(seed=1, samples=8).choose(observation, legal)) == "discard KS"
+    assert HardBot(seed=1, rollouts=4).choose(observation, legal) in legal

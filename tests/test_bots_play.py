@@ -75,7 +75,7 @@ def test_cheap_bots_only_play_legal_actions(preset: str, players: int) -> None:
 def test_hard_bot_only_plays_legal_actions(preset: str) -> None:
     players = 3 if find_rules(preset).max_players >= 3 else 2
     deal = new_deal(preset, players=players, seed=4, dealer=0)
-    hard = Referee(HardBot(seed=1, rollouts=1, candidates=2))
+    hard = Referee(HardBot(seed=1, rollouts=1, candidates=2, knock_samples=4))
     seats: list[Bot] = [hard, *(Referee(make_bot("simple")) for _ in range(players - 1))]
     while not deal.is_over and hard.decisions < 25:
         seat = deal.current_seat
@@ -127,7 +127,12 @@ def test_thousands_of_decisions_are_all_legal() -> None:
 
 @pytest.mark.parametrize(
     ("name", "options"),
-    [("random", {}), ("simple", {}), ("medium", {"samples": 6}), ("hard", {"rollouts": 2})],
+    [
+        ("random", {}),
+        ("simple", {}),
+        ("medium", {"samples": 6}),
+        ("hard", {"rollouts": 2, "knock_samples": 4}),
+    ],
 )
 def test_same_seed_same_play(name: str, options: dict[str, object]) -> None:
     def run() -> list[Action]:
@@ -163,7 +168,7 @@ def duplicate_net(first: Bot, second: Bot, preset: str, seeds: range) -> float:
 
 
 def test_hard_beats_random_in_a_small_seeded_match() -> None:
-    hard = HardBot(seed=2, rollouts=3, candidates=3)
+    hard = HardBot(seed=2, rollouts=3, candidates=3, knock_samples=8)
     assert duplicate_net(hard, make_bot("random", seed=2), "knock", range(4)) > 0
 
 

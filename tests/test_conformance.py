@@ -51,13 +51,13 @@ FIXTURES = Path(__file__).parent / "fixtures"
 #: Deals per player count for each preset by default: random deals of the
 #: melding games are long (hundreds of actions), knock deals are short.
 DEFAULT_DEALS = {
-    "knock": 250,
-    "knock-target": 200,
-    "rummy": 12,
-    "basic": 4,
-    "block": 25,
-    "rotham": 3,
-    "gin": 80,
+    "knock": 400,
+    "knock-target": 300,
+    "rummy": 20,
+    "basic": 6,
+    "block": 40,
+    "rotham": 5,
+    "gin": 120,
 }
 
 #: Option variants of the melding and knock rules (fewer deals each).

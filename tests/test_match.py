@@ -76,6 +76,8 @@ def test_rummy_person_in_seat_0_plays_first() -> None:
         ({"rules": "knock", "players": 2, "names": ["A", " B"]}, "without outer spaces"),
         ({"rules": "knock", "players": 2, "colour": "red"}, "unknown option 'colour'"),
         ({"rules": "canasta", "players": 2}, "unknown rules 'canasta'"),
+        ({"rules": "gin", "players": 2, "match_end": "penalty_limit"}, "scores that can fall"),
+        ({"rules": "rummy", "players": 2, "match_end": "penalty_limit"}, "scores that can fall"),
     ],
 )
 def test_bad_match_arguments_are_refused(kwargs: dict[str, object], message: str) -> None:
@@ -142,6 +144,13 @@ def test_penalty_scoring_ends_at_the_penalty_limit_and_lowest_penalty_wins() -> 
     assert all(t <= 0 for t in match.totals)  # penalties only
     best = max(match.totals)
     assert match.winners == tuple(s for s in range(3) if match.totals[s] == best)
+
+
+def test_knock_match_to_a_penalty_limit_ends_when_someone_falls_to_it() -> None:
+    match = play_out(new_match("knock", 3, seed=10, match_end="penalty_limit", target=30))
+    history = totals_by_hand(match)
+    assert all(min(totals) > -30 for totals in history[:-1])
+    assert min(history[-1]) <= -30
 
 
 def test_match_end_of_reads_the_rules() -> None:
@@ -232,3 +241,13 @@ def test_standings_order_and_shared_win(totals: list[Fraction]) -> None:
     assert set(standings.winners) == {s for s, t in enumerate(totals) if t == max(totals)}
     assert standings.winners == tuple(sorted(standings.winners))
     assert standings.order[: len(standings.winners)] == standings.winners
+
+
+def test_out_of_turn_is_refused() -> None:
+    match = new_match("gin", 2, seed=14)
+    seat = match.current_seat
+    assert seat is not None
+    with pytest.raises(IllegalActionError):
+        match.apply("draw stock", seat=1 - seat)
+    match.apply("draw stock", seat=seat)
+    assert match.deal.history == [(seat, parse_action("draw stock"))]

@@ -348,3 +348,14 @@ def test_any_match_prefix_round_trips(preset: str, seed: int, steps: int, unseed
         assert emit_record(again, seed=flag) == text
         assert again.totals == match.totals and again.is_over == match.is_over
         assert again.legal_actions() == match.legal_actions()
+
+
+def test_emit_refuses_bad_free_headers_and_sampled_deals() -> None:
+    match, _ = finished_knock_match()
+    with pytest.raises(RecordError, match="unknown header 'Colour'"):
+        emit_record(match, {"Colour": "red"})
+    with pytest.raises(RecordError, match="one line"):
+        emit_record(match, {"Event": "two\nlines"})
+    sampled = new_deal("gin", 2, seed=1).observe(0).sample_deal(random.Random(0))
+    with pytest.raises(RecordError, match="sampled deal"):
+        emit_record(sampled)

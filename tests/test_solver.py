@@ -27,7 +27,8 @@ from pyrummy.core.solver import (
 )
 from pyrummy.core.values import hand_value
 
-VECTORS = Path(__file__).resolve().parents[2] / "shared" / "data" / "deadwood_vectors.json"
+# A copy of ../shared/data/deadwood_vectors.json (the project's reference hands).
+VECTORS = Path(__file__).resolve().parent / "data" / "deadwood_vectors.json"
 ACE_OPTIONS = ("low", "high_or_low", "around_the_corner")
 RULES_BY_ACE = {ace: find_rules("basic", ace=ace) for ace in ACE_OPTIONS}
 STANDARD = ALL_CARDS[:52]

@@ -12,12 +12,16 @@ A bot always answers with one of the actions it was given (never a new
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.errors import RummyError
 from pyrummy.core.observation import Observation
+
+if TYPE_CHECKING:
+    from pyrummy.core.deal import Deal
 
 #: Kinds that start a turn: the choice of where the card comes from.
 DRAW_KINDS = frozenset({ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD, ActionKind.DECLINE})
@@ -62,7 +66,15 @@ def seat_of(observation: Observation) -> int:
 
 
 def of_kind(legal_actions: Iterable[Action], *kinds: ActionKind) -> list[Action]:
-    """The actions of the given kinds, in the order given."""
+    """The actions of the given kinds, in the order given.
+
+    >>> from pyrummy.core.actions import parse_action
+    >>> legal = [parse_action(t) for t in ("discard 7H", "knock 7H", "discard KS")]
+    >>> [str(a) for a in of_kind(legal, ActionKind.DISCARD)]
+    ['discard 7H', 'discard KS']
+    >>> is_draw_decision(legal), is_draw_decision([parse_action("decline")])
+    (False, True)
+    """
     wanted = frozenset(kinds)
     return [action for action in legal_actions if action.kind in wanted]
 
@@ -78,3 +90,16 @@ def first_of_kind(legal_actions: Iterable[Action], kind: ActionKind) -> Action |
 def is_draw_decision(legal_actions: Iterable[Action]) -> bool:
     """True when the choice is where this turn's card comes from (or to decline it)."""
     return any(action.kind in DRAW_KINDS for action in legal_actions)
+
+
+def sample_or_none(observation: Observation, rng: random.Random) -> Deal | None:
+    """A consistent re-deal for search, or None where the view allows none.
+
+    ``Observation.sample_deal`` documents a limit (a shuffled rebuild of the
+    stock); a bot in a live game must still answer, so a search that cannot
+    sample falls back to the bot's heuristic instead of failing the game.
+    """
+    try:
+        return observation.sample_deal(rng)
+    except (RummyError, IndexError):
+        return None

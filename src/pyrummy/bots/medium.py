@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from pyrummy.bots.base import seat_of
+from pyrummy.bots.base import sample_or_none, seat_of
 from pyrummy.bots.hand import deadwood, give_back_order, values_of
 from pyrummy.bots.opponents import feeding_risk, shunned_cards
 from pyrummy.bots.simple import SimpleBot
@@ -61,6 +61,13 @@ def net_for(transfers: Iterable[Transfer], seat: int) -> float:
 class MediumBot(SimpleBot):
     """Simple play, plus opponent modelling for discards and knocks.
 
+    ``samples``: re-deals per knock decision (0: never knocks in knock rummy
+    short of a rum, always in gin when allowed). ``feed_weight``: deadwood a
+    sure feed counts for. ``knock_cap``: deadwood above which a knock is not
+    weighed. ``opponent_knock_per_card``: how early the others are taken to
+    knock (deadwood per card; default the simple bot's threshold).
+    ``require_gain``: knock rummy knocks only when expected to win.
+
     >>> bot = MediumBot(seed=1, samples=8)
     >>> bot.name, bot.samples
     ('medium', 8)
@@ -75,13 +82,17 @@ class MediumBot(SimpleBot):
         samples: int = DEFAULT_SAMPLES,
         feed_weight: float = DEFAULT_FEED_WEIGHT,
         knock_cap: int = DEFAULT_KNOCK_CAP,
+        opponent_knock_per_card: float | None = None,
+        require_gain: bool = True,
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
         self.samples = samples
         self.feed_weight = feed_weight
         self.knock_cap = knock_cap
-        self._rollout_policy = SimpleBot()
+        self.require_gain = require_gain
+        # How the others are taken to play while it weighs waiting a round.
+        self._rollout_policy = SimpleBot(knock_per_card=opponent_knock_per_card)
 
     # -- discards ---------------------------------------------------------------
     def feeding_risks(
@@ -158,7 +169,7 @@ class MediumBot(SimpleBot):
         if rules.family == "knock" and deadwood_left > self.knock_cap:
             return False
         now, later = self.knock_values(observation, give_backs, rules, deadwood_left)
-        if rules.family == "knock":
+        if rules.family == "knock" and self.require_gain:
             return now > 0 and now >= later
         return now >= later
 
@@ -182,8 +193,12 @@ class MediumBot(SimpleBot):
         knock_card = max((a.cards[0] for a in tied), key=lambda c: give_back_order(c, rules))
         waiting = [a for a in tied if a.kind is ActionKind.DISCARD]
         now_total = later_total = 0.0
+        done = 0
         for _ in range(self.samples):
-            deal = observation.sample_deal(self.rng)
+            deal = sample_or_none(observation, self.rng)
+            if deal is None:
+                break
+            done += 1
             hands = [deal.hands(seat).mask for seat in range(deal.players)]
             hands[me] = hand & ~knock_card.bit
             now_total += _knock_outcome(hands, me, rules)
@@ -192,7 +207,9 @@ class MediumBot(SimpleBot):
                 continue
             discard = max(waiting, key=lambda a: give_back_order(a.cards[0], rules))
             later_total += self._value_of_waiting(deal, discard, me, rules)
-        return now_total / self.samples, later_total / self.samples
+        if done == 0:
+            return 0.0, 0.0
+        return now_total / done, later_total / done
 
     def _value_of_waiting(self, deal: Deal, discard: Action, me: int, rules: Rules) -> float:
         """Play one round the simple way, then knock at the next turn if allowed."""

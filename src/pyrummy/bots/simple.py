@@ -8,7 +8,8 @@
 * **Give back:** the card leaving the least deadwood, the highest value among
   ties; never the discard taken this turn (the legal actions leave it out).
 * **Knock:** in gin as soon as it may (deadwood 10 or less); in knock rummy
-  when its deadwood after the give-back is at or below ``knock_threshold``.
+  when its deadwood after the give-back is at or below ``knock_threshold``
+  (or ``knock_per_card`` times the hand size; default about one a card).
 * **Melding games:** swap a joker when that lowers its deadwood, meld every
   meld of its best arrangement, lay off every card that is not needed in
   its hand, then give back as above.
@@ -62,10 +63,17 @@ class SimpleBot:
 
     name = "simple"
 
-    def __init__(self, seed: int | None = None, *, knock_threshold: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        knock_threshold: int | None = None,
+        knock_per_card: float | None = None,
+    ) -> None:
         # The simple bot needs no randomness; ``seed`` keeps the constructor uniform.
         self.seed = seed
         self.knock_threshold = knock_threshold
+        self.knock_per_card = knock_per_card
 
     # -- the interface --------------------------------------------------------
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -229,8 +237,11 @@ class SimpleBot:
         if rules.family == "gin":
             return True
         threshold = self.knock_threshold
+        hand_size = len(observation.hand) - 1
+        if threshold is None and self.knock_per_card is not None:
+            threshold = round(self.knock_per_card * hand_size)
         if threshold is None:
-            threshold = default_knock_threshold(len(observation.hand) - 1)
+            threshold = default_knock_threshold(hand_size)
         return deadwood_left <= threshold
 
 

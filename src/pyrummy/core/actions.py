@@ -360,6 +360,10 @@ class ActionSpace:
         """The canonical meld action with this key (KeyError if none)."""
         return self._melds[self._meld_index[key]]
 
+    def meld_at(self, number: int) -> Action:
+        """The canonical meld action with this meld number (from 0)."""
+        return self._melds[number]
+
     def encode(self, action: Action) -> int:
         """The number of ``action``; a meld's cards may be in any order.
 

@@ -52,8 +52,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
@@ -79,7 +79,6 @@ from pyrummy.core.errors import IllegalActionError, RulesError, RummyError
 from pyrummy.core.melds import (
     Meld,
     MeldKind,
-    all_melds_in,
     check_meld,
     extend_meld,
     swap_joker,
@@ -95,7 +94,7 @@ from pyrummy.core.settlement import (
     settle_going_out,
     settle_no_winner,
 )
-from pyrummy.core.solver import deadwood_of_mask
+from pyrummy.core.solver import deadwood_of_mask, suit_deadwood_table
 
 if TYPE_CHECKING:
     from pyrummy.core.observation import Observation
@@ -108,7 +107,31 @@ _LAYOFFS: Final = tuple(
     tuple(Action(ActionKind.LAYOFF, (card,), target) for target in range(MAX_TABLE_MELDS))
     for card in ALL_CARDS
 )
+#: Interned joker exchanges, by card number (real cards) and table meld number.
+_SWAPS: Final = tuple(
+    tuple(Action(ActionKind.SWAP_JOKER, (card,), target) for target in range(MAX_TABLE_MELDS))
+    for card in ALL_CARDS[:N_STANDARD]
+)
 _GIN_VALUES: Final = tuple(min(i % 13 + 1, 10) for i in range(N_STANDARD))
+
+# Enum members are class-attribute look-ups costing ~150 ns each on CPython
+# 3.11, several per step: the hot paths compare with these constants instead.
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_DRAW: Final = Phase.DRAW
+_PHASE_DECLINE: Final = Phase.DECLINE
+_PHASE_MELD: Final = Phase.MELD
+_PHASE_DISCARD: Final = Phase.DISCARD
+_PHASE_OVER: Final = Phase.OVER
+_KIND_DRAW_STOCK: Final = ActionKind.DRAW_STOCK
+_KIND_DRAW_DISCARD: Final = ActionKind.DRAW_DISCARD
+_KIND_UNDO: Final = ActionKind.UNDO
+_KIND_DISCARD: Final = ActionKind.DISCARD
+_KIND_KNOCK: Final = ActionKind.KNOCK
+_KIND_MELD: Final = ActionKind.MELD
+_KIND_LAYOFF: Final = ActionKind.LAYOFF
+_KIND_SWAP_JOKER: Final = ActionKind.SWAP_JOKER
+_MELD_SET: Final = MeldKind.SET
+_MELD_RUN: Final = MeldKind.RUN
 
 # An undo entry: what the turn did and the state before it.
 # ("draw", card) or ("table", (hand, table, own_meld, melds_turn, played_turn, public, held))
@@ -129,35 +152,57 @@ _BYTE_INDICES: Final = tuple(
     for k in range(7)
 )
 
-
-_DISCARD_BYTES: Final = tuple(
-    tuple(tuple(DISCARDS[i] for i in indices if i < len(DISCARDS)) for indices in by_chunk)
-    for by_chunk in _BYTE_INDICES
-)
-_KNOCK_BYTES: Final = tuple(
-    tuple(tuple(KNOCKS[i] for i in indices if i < len(KNOCKS)) for indices in by_chunk)
-    for by_chunk in _BYTE_INDICES
+_SUIT: Final = 0x1FFF
+_RANK_ACROSS_SUITS: Final = tuple(
+    sum(1 << (13 * suit + rank) for suit in range(4)) for rank in range(13)
 )
 
 
-def _actions_of(tables: tuple[tuple[tuple[Action, ...], ...], ...], mask: int) -> list[Action]:
-    """The actions of every card in ``mask`` (card order), read byte by byte."""
-    found: list[Action] = []
-    k = 0
-    while mask:
-        chunk = mask & 0xFF
-        if chunk:
-            found += tables[k][chunk]
-        mask >>= 8
-        k += 1
-    return found
+_ActionTables = tuple[tuple[tuple[Action, ...], ...], ...]
 
 
-# Legal actions of the draw phases (shared: callers only get copies).
-_DRAW_BOTH: Final = [DRAW_STOCK, DRAW_DISCARD]
-_DRAW_STOCK_ONLY: Final = [DRAW_STOCK]
-_DECLINE_BOTH: Final = [DRAW_DISCARD, DECLINE]
-_DECLINE_ONLY: Final = [DECLINE]
+def _card_action_tables(actions: tuple[Action, ...]) -> _ActionTables:
+    """The actions (one per card number) of every 13-bit pattern of each
+    suit, and of every joker pattern: a hand's actions are five look-ups,
+    already in card order."""
+    ranks = tuple(tuple(i for i in range(13) if pattern >> i & 1) for pattern in range(_SUIT + 1))
+    tables = [
+        tuple(tuple([actions[base + i] for i in held]) for held in ranks)
+        for base in range(0, N_STANDARD, 13)
+    ]
+    tables.append(tuple(tuple([actions[N_STANDARD + i] for i in ranks[j]]) for j in range(8)))
+    return tuple(tables)
+
+
+# Built on first use (some 50 ms each), not at import; no arguments, so
+# the cached call is as cheap as a call gets.
+@cache
+def _discard_tables() -> _ActionTables:
+    return _card_action_tables(DISCARDS)
+
+
+@cache
+def _knock_tables() -> _ActionTables:
+    return _card_action_tables(KNOCKS)
+
+
+def _card_actions(tables: _ActionTables, mask: int) -> tuple[Action, ...]:
+    """The actions of :func:`_card_action_tables` for every card in ``mask``."""
+    return (
+        tables[0][mask & _SUIT]
+        + tables[1][mask >> 13 & _SUIT]
+        + tables[2][mask >> 26 & _SUIT]
+        + tables[3][mask >> 39 & _SUIT]
+        + tables[4][mask >> N_STANDARD]
+    )
+
+
+# Legal actions of the draw phases (shared and immutable: callers get lists).
+_DRAW_BOTH: Final = (DRAW_STOCK, DRAW_DISCARD)
+_DRAW_STOCK_ONLY: Final = (DRAW_STOCK,)
+_DECLINE_BOTH: Final = (DRAW_DISCARD, DECLINE)
+_DECLINE_ONLY: Final = (DECLINE,)
+_NO_ACTIONS: Final[tuple[Action, ...]] = ()
 
 
 def _bits(mask: int) -> list[int]:
@@ -217,6 +262,7 @@ class Deal:
         "dealer",
         "deck",
         "history",
+        "is_over",
         "phase",
         "players",
         "rules",
@@ -232,6 +278,9 @@ class Deal:
     seed: int | None
     history: list[tuple[int, Action]]
     phase: Phase
+    #: True once the deal is settled (``phase is Phase.OVER``): kept as a
+    #: plain attribute because every play loop reads it after every step.
+    is_over: bool
     turn: int
     _settlement: Settlement | None
     _pending: tuple[str, int | None, bool] | None
@@ -241,7 +290,7 @@ class Deal:
     _exhaustions: int
     _hands: list[int]
     _knock_card: int | None
-    _legal: list[Action] | None
+    _legal: tuple[Action, ...] | None
     _melds_turn: int
     _own_meld: list[bool]
     _play_phase: Phase
@@ -328,7 +377,8 @@ class Deal:
         deal.deck = ()
         deal.seed = None
         deal.history = []
-        deal.phase = Phase.DEAL
+        deal.phase = _PHASE_DEAL
+        deal.is_over = False
         deal.turn = 0
         deal._settlement = None
         deal._pending = None
@@ -355,7 +405,7 @@ class Deal:
         deal._legal = None
         deal._all_seven = rules.family == "melding" and deal_number in rules.all_seven_deals
         deal._end = ""
-        deal._play_phase = Phase.MELD if rules.family == "melding" else Phase.DISCARD
+        deal._play_phase = _PHASE_MELD if rules.family == "melding" else _PHASE_DISCARD
         return deal
 
     def _deal_out(self, order: list[int]) -> None:
@@ -383,11 +433,7 @@ class Deal:
     @property
     def current_seat(self) -> int | None:
         """The seat to play, None once the deal is over."""
-        return None if self.phase is Phase.OVER else self._seat
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return None if self.is_over else self._seat
 
     @property
     def end_reason(self) -> str:
@@ -438,6 +484,7 @@ class Deal:
         copy.seed = self.seed
         copy.history = self.history[:]
         copy.phase = self.phase
+        copy.is_over = self.is_over
         copy.turn = self.turn
         copy._settlement = self._settlement
         copy._pending = self._pending
@@ -463,7 +510,9 @@ class Deal:
         if self._rng is None:
             copy._rng = None
         else:
-            copy._rng = random.Random()
+            # setstate sets the whole state: skip Random()'s seeding from
+            # the OS, which costs more than the rest of the clone.
+            copy._rng = random.Random.__new__(random.Random)
             copy._rng.setstate(self._rng.getstate())
         copy._legal = self._legal
         copy._all_seven = self._all_seven
@@ -517,6 +566,7 @@ class Deal:
         deal = cls._blank(seen.rules, seen.players, seen.dealer, seen.deal_number)
         deal.history = list(seen.history)
         deal.phase = seen.phase
+        deal.is_over = seen.phase is _PHASE_OVER
         deal.turn = seen.turn
         deal._settlement = seen.settlement
         deal._hands = hands
@@ -529,7 +579,7 @@ class Deal:
         deal._drawn = deal._taken
         if seen.drawn_card is not None:
             deal._drawn = seen.drawn_card.index
-        elif deal._drawn is None and seen.phase in (Phase.MELD, Phase.DISCARD):
+        elif deal._drawn is None and seen.phase in (_PHASE_MELD, _PHASE_DISCARD):
             hidden = hands[deal._seat] & ~seen.known_cards[deal._seat].mask
             if hidden and not (seen.rules.starter_extra_card and seen.turn == 1):
                 deal._drawn = (hidden & -hidden).bit_length() - 1
@@ -597,94 +647,128 @@ class Deal:
         """Every action the seat to play may take, sorted by number, no repeats."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
-        return legal[:]
+            # The draw phase inlined: half of all steps, and trivial.
+            if self.phase is _PHASE_DRAW:
+                legal = _DRAW_BOTH if self._pile else _DRAW_STOCK_ONLY
+            else:
+                legal = self._generate()
+            self._legal = legal
+        return list(legal)
 
     def legal_action_ids(self) -> list[int]:
         """The numbers (:class:`~pyrummy.core.actions.ActionSpace`) of the legal actions."""
         encode = self._space.encode
         return [encode(action) for action in self.legal_actions()]
 
-    def _generate(self) -> list[Action]:
+    def _generate(self) -> tuple[Action, ...]:
         phase = self.phase
-        if phase is Phase.DRAW:
+        if phase is _PHASE_DRAW:
             return _DRAW_BOTH if self._pile else _DRAW_STOCK_ONLY
-        if phase is Phase.DECLINE:
-            return _DECLINE_BOTH if self._pile else _DECLINE_ONLY
-        if phase is Phase.DISCARD:
+        if phase is _PHASE_DISCARD:
             return self._knock_phase_actions()
-        if phase is Phase.MELD:
+        if phase is _PHASE_MELD:
             return self._meld_phase_actions()
-        return []
+        if phase is _PHASE_DECLINE:
+            return _DECLINE_BOTH if self._pile else _DECLINE_ONLY
+        return _NO_ACTIONS
 
-    def _knock_phase_actions(self) -> list[Action]:
+    def _knock_phase_actions(self) -> tuple[Action, ...]:
         hand = self._hands[self._seat]
-        options = hand if self._taken is None else hand & ~(1 << self._taken)
-        result = [UNDO] if self._undo else []
-        rest = options
-        k = 0
-        while rest:  # the discards, byte by byte (see _DISCARD_BYTES)
-            chunk = rest & 0xFF
-            if chunk:
-                result += _DISCARD_BYTES[k][chunk]
-            rest >>= 8
-            k += 1
+        taken = self._taken
+        options = hand if taken is None else hand & ~(1 << taken)
+        # No jokers in knock and gin: the four suits only.
+        tables = _discard_tables()
+        result = (
+            tables[0][options & _SUIT]
+            + tables[1][options >> 13 & _SUIT]
+            + tables[2][options >> 26 & _SUIT]
+            + tables[3][options >> 39]
+        )
+        if self._undo:
+            result = (UNDO, *result)
         rules = self.rules
         if rules.family == "knock":
-            result += _actions_of(_KNOCK_BYTES, options)
-            return result
+            return result + _card_actions(_knock_tables(), options)
         limit = rules.knock_limit
-        whole = deadwood_of_mask(hand)
+        # The whole hand's deadwood, inlined for the usual hand with no rank
+        # in three suits (no set possible: only runs count); the solver
+        # otherwise. Giving back a card lowers it by 10 at most.
+        s = hand & _SUIT
+        h = hand >> 13 & _SUIT
+        d = hand >> 26 & _SUIT
+        c = hand >> 39
+        if (s & h & (d | c)) | ((s | h) & d & c):
+            whole = deadwood_of_mask(hand)
+        else:
+            table = suit_deadwood_table("low")
+            whole = table[s] + table[h] + table[d] + table[c]
         if whole - 10 > limit:
             return result
-        for i in _bits(options):
-            if whole - _GIN_VALUES[i] <= limit and deadwood_of_mask(hand ^ (1 << i)) <= limit:
-                result.append(KNOCKS[i])
-        return result
+        knocks = [
+            KNOCKS[i]
+            for i in _bits(options)
+            if whole - _GIN_VALUES[i] <= limit and deadwood_of_mask(hand ^ (1 << i)) <= limit
+        ]
+        return result + tuple(knocks) if knocks else result
 
-    def _meld_phase_actions(self) -> list[Action]:
+    def _meld_phase_actions(self) -> tuple[Action, ...]:
         seat = self._seat
         hand = self._hands[seat]
-        result = [UNDO] if self._undo else []
+        result: list[Action] = [UNDO] if self._undo else []
         if self._discard_allowed(hand):
-            taken = 0 if self._taken is None else 1 << self._taken
-            result += [DISCARDS[i] for i in _bits(hand & ~taken)]
-        if self._meld_allowed():
-            index = self._space.meld_index
-            numbered = [
-                (index[key], key) for key in self._melds_in(hand) if self._may_remove(hand, key[0])
-            ]
-            numbered.sort()
-            meld_action = self._space.meld_action
-            result += [meld_action(key) for _, key in numbered]
-        if self._table and not (self.rules.layoff_after_own_meld and not self._own_meld[seat]):
+            options = hand if self._taken is None else hand & ~(1 << self._taken)
+            result += _card_actions(_discard_tables(), options)
+        space = self._space
+        melds_allowed = self._meld_allowed()  # always in all-seven deals
+        melds = _meld_numbers(space, hand) if melds_allowed else []
+        # All-seven deals ask, for every candidate, whether the cards left
+        # can still be melded: one memo for the whole hand answers them all.
+        coverable = (
+            _coverage([mask for _, mask in melds], self.rules.last_discard_required)
+            if self._all_seven
+            else None
+        )
+
+        taken_bit = 0 if self._taken is None else 1 << self._taken
+        empty_ok = not self.rules.last_discard_required
+
+        def may_remove(removed: int) -> bool:
+            """May ``removed`` leave the hand by meld or lay-off? (See
+            :meth:`_removal_problem`, which says why not.)"""
+            left = hand & ~removed
+            if not left:
+                return empty_ok
+            if left == taken_bit:
+                return False
+            return coverable is None or coverable(left)
+
+        if melds_allowed:
+            numbers = [number for number, mask in melds if may_remove(mask)]
+            numbers.sort()
+            result += map(space.meld_at, numbers)
+        table = self._table
+        if table and not (self.rules.layoff_after_own_meld and not self._own_meld[seat]):
             ace = self.rules.ace
-            fits = [_layoff_mask(table_meld.meld, ace) for table_meld in self._table]
+            fits = [_layoff_fits(table_meld.meld, ace) for table_meld in table]
             reachable = 0
             for mask in fits:
                 reachable |= mask
             for i in _bits(hand & reachable):
                 bit = 1 << i
-                if self._may_remove(hand, bit):
+                if may_remove(bit):
                     layoffs = _LAYOFFS[i]
                     result += [layoffs[target] for target, mask in enumerate(fits) if mask & bit]
-        if self.rules.jokers and self._table:
-            swaps = []
-            for target, table_meld in enumerate(self._table):
-                meld = table_meld.meld
-                if not meld.jokers:
-                    continue
-                wanted = meld.represents if meld.kind is MeldKind.RUN else _missing(meld)
-                for wanted_card in wanted:
-                    if (
-                        wanted_card is not None
-                        and hand >> wanted_card.index & 1
-                        and swap_joker(meld, wanted_card) is not None
-                    ):
-                        swaps.append(Action(ActionKind.SWAP_JOKER, (wanted_card,), target))
-            swaps.sort(key=lambda a: (a.cards[0].index, a.target))
-            result += swaps
-        return result
+        if self.rules.jokers and table:
+            wants = [_swap_fits(table_meld.meld) for table_meld in table]
+            reachable = 0
+            for mask in wants:
+                reachable |= mask
+            # Card by card, then table meld by table meld: the encoding order.
+            for i in _bits(hand & reachable):
+                bit = 1 << i
+                swaps = _SWAPS[i]
+                result += [swaps[target] for target, mask in enumerate(wants) if mask & bit]
+        return tuple(result)
 
     def _discard_allowed(self, hand: int) -> bool:
         # All-seven deals: once going down this turn, only the last card goes.
@@ -693,21 +777,9 @@ class Deal:
     def _meld_allowed(self) -> bool:
         return self.rules.multiple_melds or self._all_seven or self._melds_turn == 0
 
-    def _melds_in(self, hand: int) -> list[MeldKey]:
-        keys: list[MeldKey] = [(m.mask, ()) for m in all_melds_in(CardSet(hand), self.rules)]
-        if hand >> N_STANDARD:
-            keys += _joker_meld_keys(hand, self.rules.ace)
-        return keys
-
-    def _may_remove(self, hand: int, removed: int) -> bool:
-        """Fast check: may ``removed`` leave the hand by meld or lay-off?"""
-        left = hand & ~removed
-        if not left:
-            return not self.rules.last_discard_required
-        taken = self._taken
-        if taken is not None and left == 1 << taken:
-            return False
-        return not self._all_seven or self._coverable(left)
+    def _coverable(self, left: int) -> bool:
+        melds = [mask for _, mask in _meld_numbers(self._space, left)]
+        return _coverage(melds, self.rules.last_discard_required)(left)
 
     def _removal_problem(self, hand: int, removed: int) -> Message | None:
         """Why cards ``removed`` may not leave the hand by meld or lay-off."""
@@ -723,31 +795,6 @@ class Deal:
             return Message.of("action.all_seven")
         return None
 
-    def _coverable(self, left: int) -> bool:
-        """Can ``left`` be melded by itself with at most one card over (exactly
-        one when the last card must be discarded)?"""
-        melds = [key[0] for key in self._melds_in(left)]
-        need_one = self.rules.last_discard_required
-        memo: dict[int, frozenset[int]] = {}
-
-        def leftovers(mask: int) -> frozenset[int]:
-            if not mask:
-                return frozenset({0})
-            found = memo.get(mask)
-            if found is not None:
-                return found
-            low = mask & -mask
-            counts = {c + 1 for c in leftovers(mask ^ low) if c == 0}
-            for meld in melds:
-                if meld & low and meld & mask == meld:
-                    counts |= leftovers(mask ^ meld)
-            result = frozenset(counts)
-            memo[mask] = result
-            return result
-
-        counts = leftovers(left)
-        return 1 in counts if need_one else bool(counts)
-
     # -- applying -----------------------------------------------------------
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Do ``action`` for the seat to play (``seat``, if given, must be that seat).
@@ -755,46 +802,50 @@ class Deal:
         Raises :class:`IllegalActionError` (the reason in ``.reason`` when it
         has a catalogue message); the deal is then exactly as before.
         """
-        if seat is not None and seat != self._seat and self.phase is not Phase.OVER:
+        if seat is not None and seat != self._seat and self.phase is not _PHASE_OVER:
             raise _illegal("action.not_your_turn", seat=str(self._seat))
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
+        # Fast path: an action taken from legal_actions() (interned) is found
+        # by identity, without the dataclass's slow equality.
         for candidate in legal:
             if candidate is action:
                 break
         else:
-            if self.phase is Phase.OVER:
+            if self.phase is _PHASE_OVER:
                 raise _illegal("action.deal_over")
             if not isinstance(action, Action):
                 action = parse_action(action)
-            if action.kind is ActionKind.MELD and self.phase is Phase.MELD:
+            if action.kind is _KIND_MELD and self.phase is _PHASE_MELD:
                 action = self._space.normalize(action)
             if action not in legal:
                 raise self._why_illegal(action)
             action = legal[legal.index(action)]
-        self._do(action)
-
-    def _do(self, action: Action) -> None:
         seat = self._seat
         self.history.append((seat, action))
         self._legal = None
         kind = action.kind
-        if kind is ActionKind.DISCARD:
+        # The two commonest kinds first, the rest by the dispatcher.
+        if kind is _KIND_DISCARD:
             self._discard(seat, action.cards[0].index)
-        elif kind is ActionKind.DRAW_STOCK:
+        elif kind is _KIND_DRAW_STOCK:
             self._draw_stock(seat)
-        elif kind is ActionKind.DRAW_DISCARD:
+        else:
+            self._do(seat, kind, action)
+
+    def _do(self, seat: int, kind: ActionKind, action: Action) -> None:
+        if kind is _KIND_DRAW_DISCARD:
             self._draw_discard(seat)
-        elif kind is ActionKind.KNOCK:
+        elif kind is _KIND_KNOCK:
             self._knock(seat, action.cards[0].index)
-        elif kind is ActionKind.MELD:
+        elif kind is _KIND_MELD:
             self._meld(seat, action)
-        elif kind is ActionKind.LAYOFF:
+        elif kind is _KIND_LAYOFF:
             self._layoff(seat, action)
-        elif kind is ActionKind.SWAP_JOKER:
+        elif kind is _KIND_SWAP_JOKER:
             self._swap(seat, action)
-        elif kind is ActionKind.UNDO:
+        elif kind is _KIND_UNDO:
             self._undo_last(seat)
         else:
             self._decline(seat)
@@ -826,16 +877,18 @@ class Deal:
             self._taken_held[seat] &= ~bit
         self._pile.append(card)
         rules = self.rules
-        if rules.family == "melding":
+        family = rules.family
+        if family == "melding":
             if not self._hands[seat]:
                 self._go_out(seat)
                 return
-        elif rules.family == "gin" and len(self._stock) <= rules.wall_cards:
+        elif family == "gin" and len(self._stock) <= rules.wall_cards:
             self._finish("wall", "draw")
             return
         if self._played_turn:
             self._played[seat] = True
-        self._start_turn((seat + 1) % self.players)
+        seat += 1
+        self._start_turn(seat if seat < self.players else 0)
 
     def _knock(self, seat: int, card: int) -> None:
         self._hands[seat] &= ~(1 << card)
@@ -915,7 +968,7 @@ class Deal:
             self._taken_held[seat] &= ~bit
             self._pile.append(saved)
             self._drawn = self._taken = None
-            self.phase = Phase.DRAW if self._stock else Phase.DECLINE
+            self.phase = _PHASE_DRAW if self._stock else _PHASE_DECLINE
             return
         assert isinstance(saved, tuple)
         hand, table, own_meld, melds_turn, played_turn, public, held = saved
@@ -986,16 +1039,16 @@ class Deal:
         elif first and rules.starter_extra_card:
             self.phase = self._play_phase
         elif self._stock:
-            self.phase = Phase.DRAW
+            self.phase = _PHASE_DRAW
         elif rules.family == "melding" and rules.stock_refill == "automatic":
             self._exhaustions += 1
             if self._stock_ends_deal():
                 self._finish("exhausted", "no_winner")
                 return
             self._refill()
-            self.phase = Phase.DRAW if self._stock else Phase.DECLINE
+            self.phase = _PHASE_DRAW if self._stock else _PHASE_DECLINE
         else:
-            self.phase = Phase.DECLINE
+            self.phase = _PHASE_DECLINE
 
     def _end_by_cap(self) -> None:
         family = self.rules.family
@@ -1016,7 +1069,8 @@ class Deal:
     ) -> None:
         # Settled when first asked for (random play and search often never ask).
         self._pending = (how, seat, went_rummy)
-        self.phase = Phase.OVER
+        self.phase = _PHASE_OVER
+        self.is_over = True
         self._end = reason
         self._undo.clear()
 
@@ -1161,11 +1215,22 @@ def _missing(meld: Meld) -> list[Card | None]:
     return [ALL_CARDS[13 * suit + rank] for suit in range(4) if suit not in present]
 
 
+def _layoff_fits(meld: Meld, ace: str) -> int:
+    """Every card that can be laid off on ``meld`` (as a mask).
+
+    Cached by the meld's card tuples, not the meld: hashing a tuple of
+    (interned) cards is much cheaper than hashing the dataclass.
+    """
+    return _layoff_mask(meld.kind is _MELD_SET, meld.cards, meld.represents, ace)
+
+
 @lru_cache(maxsize=8192)
-def _layoff_mask(meld: Meld, ace: str) -> int:
-    """Every card that can be laid off on ``meld`` (as a mask)."""
+def _layoff_mask(
+    is_set: bool, cards: tuple[Card, ...], represents: tuple[Card | None, ...], ace: str
+) -> int:
     rules = _ACE_RULES[ace]
-    if meld.kind is MeldKind.SET:
+    meld = Meld(MeldKind.SET if is_set else MeldKind.RUN, cards, represents)
+    if is_set:
         rank = meld.rank
         assert rank is not None
         candidates = [ALL_CARDS[13 * suit + rank] for suit in range(4)]
@@ -1179,6 +1244,143 @@ def _layoff_mask(meld: Meld, ace: str) -> int:
         if extend_meld(meld, card, rules) is not None:
             mask |= card.bit
     return mask
+
+
+def _swap_fits(meld: Meld) -> int:
+    """Every card that can take the place of a joker of ``meld`` (as a mask)."""
+    return _swap_mask(meld.kind is _MELD_SET, meld.cards, meld.represents)
+
+
+@lru_cache(maxsize=8192)
+def _swap_mask(is_set: bool, cards: tuple[Card, ...], represents: tuple[Card | None, ...]) -> int:
+    meld = Meld(_MELD_SET if is_set else _MELD_RUN, cards, represents)
+    if not meld.jokers:
+        return 0
+    wanted = represents if not is_set else _missing(meld)
+    mask = 0
+    for card in wanted:
+        if card is not None and swap_joker(meld, card) is not None:
+            mask |= card.bit
+    return mask
+
+
+def _meld_numbers(space: ActionSpace, hand: int) -> list[tuple[int, int]]:
+    """Every meld made of the hand's cards: (meld number, mask of its cards).
+
+    Works on masks only (no CardSet): sets only at ranks held in three
+    suits or more, runs only in suits with three cards in a row (the rank
+    pattern wrapped once, for the ace rules that go round the corner).
+    """
+    s = hand & _SUIT
+    h = hand >> 13 & _SUIT
+    d = hand >> 26 & _SUIT
+    c = hand >> 39 & _SUIT
+    found: list[tuple[int, int]] = []
+    three = (s & h & (d | c)) | ((s | h) & d & c)
+    if three:
+        sets = _set_numbers(space)
+        while three:
+            low = three & -three
+            three ^= low
+            rank = low.bit_length() - 1
+            held = (
+                (s >> rank & 1) | (h >> rank & 1) << 1 | (d >> rank & 1) << 2 | (c >> rank & 1) << 3
+            )
+            found += sets[rank][held]
+    for base, pattern in ((0, s), (13, h), (26, d), (39, c)):
+        wrapped = pattern | (pattern & 3) << 13
+        if wrapped & wrapped >> 1 & wrapped >> 2:
+            found += _run_numbers(space, base, pattern)
+    jokers = hand >> N_STANDARD
+    if jokers:
+        # Melds with jokers, rank by rank and suit by suit (each part cached):
+        # a set needs two suits of its rank, a run two cards of its suit.
+        jokers <<= N_STANDARD
+        two = (s & (h | d | c)) | (h & (d | c)) | (d & c)
+        while two:
+            low = two & -two
+            two ^= low
+            found += _joker_melds_of(
+                space, hand & _RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers
+            )
+        for base, pattern in ((0, s), (13, h), (26, d), (39, c)):
+            if pattern & (pattern - 1):
+                found += _joker_melds_of(space, pattern << base | jokers)
+    return found
+
+
+@lru_cache(maxsize=1 << 15)
+def _joker_melds_of(space: ActionSpace, part: int) -> tuple[tuple[int, int], ...]:
+    """The melds with jokers of one rank's or one suit's cards plus the jokers."""
+    index = space.meld_index
+    return tuple((index[key], key[0]) for key in _joker_meld_keys(part, space.ace))
+
+
+@cache
+def _set_numbers(space: ActionSpace) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """Per rank and per 4-bit pattern of the suits held: the sets without jokers."""
+    index = space.meld_index
+    table = []
+    for rank in range(13):
+        by_pattern = []
+        for held in range(16):
+            bits = [1 << (13 * suit + rank) for suit in range(4) if held >> suit & 1]
+            masks = [sum(trio) for trio in combinations(bits, 3)]
+            if len(bits) == 4:
+                masks.append(sum(bits))
+            by_pattern.append(tuple((index[(mask, ())], mask) for mask in masks))
+        table.append(tuple(by_pattern))
+    return tuple(table)
+
+
+@lru_cache(maxsize=1 << 15)
+def _run_numbers(space: ActionSpace, base: int, pattern: int) -> tuple[tuple[int, int], ...]:
+    """The runs without jokers in one suit (``base`` its first card number)."""
+    index = space.meld_index
+    found = []
+    for window in _run_patterns(space.ace):
+        if window & pattern == window:
+            mask = window << base
+            found.append((index[(mask, ())], mask))
+    return tuple(found)
+
+
+@cache
+def _run_patterns(ace: str) -> tuple[int, ...]:
+    """Every run as a 13-bit rank pattern."""
+    return tuple(
+        sum(1 << (start + i) % 13 for i in range(length)) for start, length in run_windows(ace)
+    )
+
+
+def _coverage(melds: list[int], need_one: bool) -> Callable[[int], bool]:
+    """Can a part of the hand be melded by itself with at most one card over
+    (exactly one when the last card must be discarded)?
+
+    ``melds`` are the masks of the melds in the whole hand; the answer for
+    every part shares one memo. Per mask, bit 0 says "nothing over" is
+    possible, bit 1 "one card over".
+    """
+    memo: dict[int, int] = {0: 1}
+
+    def leftovers(mask: int) -> int:
+        found = memo.get(mask)
+        if found is not None:
+            return found
+        low = mask & -mask
+        # The lowest card is either the one left over or in some meld.
+        counts = 2 if leftovers(mask ^ low) & 1 else 0
+        for meld in melds:
+            if meld & low and meld & mask == meld:
+                counts |= leftovers(mask ^ meld)
+                if counts == 3:
+                    break
+        memo[mask] = counts
+        return counts
+
+    if need_one:
+        return lambda left: bool(leftovers(left) & 2)
+    return lambda left: bool(leftovers(left))
 
 
 _ACE_RULES: Final[dict[str, Rules]] = {
@@ -1292,14 +1494,17 @@ def arrange_deck(
     return order
 
 
-def _shuffle(cards: list[Card], rng: random.Random) -> None:
+_WIDTHS: Final = tuple(n.bit_length() for n in range(N_STANDARD + 4))
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
     """Fisher-Yates with ``getrandbits`` rejection sampling: the very steps of
     :meth:`random.Random.shuffle`, written out so seeded decks never depend on
     the library's internals (and a little faster)."""
     getrandbits = rng.getrandbits
     for i in range(len(cards) - 1, 0, -1):
         bound = i + 1
-        width = bound.bit_length()
+        width = _WIDTHS[bound]
         j = getrandbits(width)
         while j >= bound:
             j = getrandbits(width)
@@ -1331,13 +1536,17 @@ def new_deal(
     if isinstance(players, bool) or not isinstance(players, int):
         raise RulesError(f"players: expected a whole number, got {players!r}")
     the_rules.check_players(players)
-    cards = list(ALL_CARDS[: the_rules.deck_size])
+    # Card numbers are shuffled (the same swaps as shuffling the cards) and
+    # dealt without from_deck's checks of a deck given from outside.
+    order = list(range(the_rules.deck_size))
     if seed is None:
-        secrets.SystemRandom().shuffle(cards)
+        secrets.SystemRandom().shuffle(order)
     else:
         if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise RulesError(f"seed: expected a whole number, got {seed!r}")
-        _shuffle(cards, random.Random(seed))
-    deal = Deal.from_deck(the_rules, players, dealer, cards, deal_number)
+        _shuffle(order, random.Random(seed))
+    deal = Deal._blank(the_rules, players, dealer, deal_number)
+    deal.deck = tuple(map(ALL_CARDS.__getitem__, order))
     deal.seed = seed
+    deal._deal_out(order)
     return deal

@@ -109,6 +109,23 @@ def match_end_of(rules: Rules) -> str:
     return rules.match_end
 
 
+def check_ending(rules: Rules) -> None:
+    """Refuse an ending that can never come: a penalty limit where points are only won.
+
+    >>> check_ending(find_rules("gin", match_end="penalty_limit"))
+    Traceback (most recent call last):
+    ...
+    pyrummy.core.errors.RulesError: match_end=penalty_limit needs scores that can fall (knock rules, scoring=penalty or pay_per_point)
+    """
+    if match_end_of(rules) != "penalty_limit":
+        return
+    if rules.family == "gin" or (rules.family == "melding" and rules.scoring == "winner_collects"):
+        raise RulesError(
+            "match_end=penalty_limit needs scores that can fall "
+            "(knock rules, scoring=penalty or pay_per_point)"
+        )
+
+
 def deal_seed(match_seed: int, deal_number: int) -> int:
     """The seed of deal ``deal_number`` (from 1) of a match seeded ``match_seed``.
 
@@ -166,7 +183,6 @@ class Match:
         first_dealer: int,
         names: tuple[str, ...],
         seed: int | None,
-        first_deal: Deal | None = None,
     ) -> None:
         rules.check_players(players)
         if not 0 <= first_dealer < players:
@@ -181,7 +197,7 @@ class Match:
         self.ledger = Ledger()
         self._totals: tuple[Fraction, ...] = (Fraction(0),) * players
         self._over = False
-        self.deal: Deal = first_deal if first_deal is not None else self._deal_for(1)
+        self.deal: Deal = self._deal_for(1)
 
     # -- the deals ------------------------------------------------------------
     @property
@@ -233,15 +249,16 @@ class Match:
     def legal_actions(self) -> list[Action]:
         return [] if self._over else self.deal.legal_actions()
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` to the current deal; a finished deal is settled at once.
 
+        ``seat``, if given, must be the seat to play (as in :meth:`Deal.apply`).
         Raises :class:`IllegalActionError` (nothing changes) when the match is
         over or the deal refuses the action.
         """
         if self._over:
             raise IllegalActionError("the match is over: no more actions")
-        self.deal.apply(action)
+        self.deal.apply(action, seat=seat)
         if self.deal.is_over:
             self._finish_deal()
 
@@ -338,6 +355,7 @@ def new_match(
     pyrummy.core.errors.RulesError: gin is for 2-2 players, not 3
     """
     resolved = find_rules(rules, **options)
+    check_ending(resolved)
     if isinstance(players, bool) or not isinstance(players, int):
         raise RulesError(f"players: expected a whole number, got {players!r}")
     resolved.check_players(players)

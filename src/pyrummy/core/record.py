@@ -83,7 +83,7 @@ from pyrummy.core.actions import Action, parse_action
 from pyrummy.core.cards import Card, parse_card_list
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import RecordError, RummyError
-from pyrummy.core.match import Match, check_names
+from pyrummy.core.match import Match, check_ending, check_names
 from pyrummy.core.rules import Rules, find_rules, parse_options
 
 #: Headers that describe the game, in the order they are written.
@@ -141,11 +141,13 @@ def emit_record(
     over (None, the default).
     """
     extra = dict(headers or {})
-    for name in extra:
+    for name, value in extra.items():
         if name not in FREE_HEADERS:
             raise RecordError(
                 f"unknown header {name!r}; free headers are {', '.join(FREE_HEADERS)}"
             )
+        if not isinstance(value, str) or "\n" in value or "\r" in value:
+            raise RecordError(f"header {name}: the value must be one line of text")
     is_match = isinstance(game, Match)
     rules = game.rules
     lines = [f"[Game {_quote('match' if is_match else 'deal')}]", f"[Rules {_quote(rules.name)}]"]
@@ -163,6 +165,8 @@ def emit_record(
         if name in extra:
             lines.append(f"[{name} {_quote(extra[name])}]")
     deals = game.deals if isinstance(game, Match) else [game]
+    if any(not deal.deck for deal in deals):
+        raise RecordError("a sampled deal has no record: its deck order is not known")
     for deal in deals:
         lines.append("")
         lines.extend(_deal_lines(deal))
@@ -174,9 +178,9 @@ def emit_record(
 
 
 def _deal_lines(deal: Deal) -> Iterator[str]:
-    yield f"Deal {_deal_number_of(deal)}"
+    yield f"Deal {deal.deal_number}"
     yield f"Dealer: {deal.dealer}"
-    yield "Deck: " + " ".join(str(card) for card in _deck_of(deal))
+    yield "Deck: " + " ".join(str(card) for card in deal.deck)
     for seat, action in deal.history:
         yield f"{seat}: {action}"
     settlement = deal.settlement
@@ -188,18 +192,10 @@ def _deal_lines(deal: Deal) -> Iterator[str]:
 # -- what the record needs of a deal ----------------------------------------------
 
 
-def _deck_of(deal: Deal) -> Sequence[Card]:
-    return deal.deck
-
-
 def _seed_of(deal: Deal) -> int | None:
     # A deal may be seeded with text (simulations); the Seed header holds numbers only.
     seed: object = deal.seed
     return seed if isinstance(seed, int) else None
-
-
-def _deal_number_of(deal: Deal) -> int:
-    return deal.deal_number
 
 
 def _deal_from_deck(
@@ -314,9 +310,11 @@ class _Reader:
         except RummyError as exc:
             raise RecordError(str(exc), lines_of["Rules"]) from None
         try:
-            return rules.with_options(**options)
+            rules = rules.with_options(**options)
+            check_ending(rules)
         except RummyError as exc:
-            raise RecordError(str(exc), lines_of["Options"]) from None
+            raise RecordError(str(exc), lines_of.get("Options", lines_of["Rules"])) from None
+        return rules
 
     def read_int(self, headers: dict[str, str], lines_of: dict[str, int], name: str) -> int:
         if name not in headers:
@@ -389,7 +387,7 @@ class _Reader:
         return number, deck
 
     def check_deck(self, deal: Deal, deck: list[Card], line: int, source: str) -> None:
-        if list(_deck_of(deal)) != deck:
+        if list(deal.deck) != deck:
             raise RecordError(f"the deck is not the one {source} deals", line)
 
     def replay(self, deal: Deal, apply: Callable[[Action], None]) -> None:

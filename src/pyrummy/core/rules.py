@@ -127,9 +127,7 @@ class Rules:
         known = option_names()
         for name, value in options.items():
             if name not in known:
-                raise RulesError(
-                    f"unknown option {name!r}; options are: {', '.join(known)}"
-                )
+                raise RulesError(f"unknown option {name!r}; options are: {', '.join(known)}")
             _check_option(name, value)
         changed = dataclasses.replace(self, **options)  # type: ignore[arg-type]
         changed.validate()
@@ -227,9 +225,7 @@ def name_is_pairs(value: object) -> bool:
 def parse_option(name: str, text: str) -> object:
     """Read one option value from text (``true``, ``15``, ``4,5,6``, ``2:10,3:7``)."""
     if name not in option_names():
-        raise RulesError(
-            f"unknown option {name!r}; options are: {', '.join(option_names())}"
-        )
+        raise RulesError(f"unknown option {name!r}; options are: {', '.join(option_names())}")
     kind = _field_type(name)
     text = text.strip()
     try:
