@@ -122,18 +122,24 @@ def play_duplicate(
     deals: int,
     seed: int,
     options: dict[str, dict[str, object]],
+    players: int = 2,
 ) -> LadderResult:
-    """``first``'s net per deal pair (2 players, both seatings of one deck)."""
+    """``first``'s margin per deal pair: both seatings of one deck.
+
+    The bots alternate round the table (``first`` at the even seats, then at
+    the odd ones); a seating's margin is the mean net of ``first``'s seats
+    minus that of ``second``'s, and a pair's is the mean of its two seatings.
+    """
     nets: list[float] = []
     started = time.perf_counter()
     for number in range(deals):
         deal_seed = seed * 100_003 + number
         total = 0.0
-        for first_seat in (0, 1):
-            deal = new_deal(preset, players=2, seed=deal_seed, dealer=0)
-            names = [first, second] if first_seat == 0 else [second, first]
+        for parity in (0, 1):
+            deal = new_deal(preset, players=players, seed=deal_seed, dealer=0)
+            names = [first if seat % 2 == parity else second for seat in range(players)]
             bots = [
-                make_bot(name, seed=deal_seed * 2 + seat, **options.get(name, {}))
+                make_bot(name, seed=deal_seed * players + seat, **options.get(name, {}))
                 for seat, name in enumerate(names)
             ]
             while not deal.is_over:
@@ -142,7 +148,9 @@ def play_duplicate(
                 deal.apply(bots[seat].choose(deal.observe(seat), deal.legal_actions()))
             settlement = deal.settlement
             assert settlement is not None
-            total += float(settlement.net[first_seat] - settlement.net[1 - first_seat])
+            mine = [float(settlement.net[s]) for s in range(players) if s % 2 == parity]
+            theirs = [float(settlement.net[s]) for s in range(players) if s % 2 != parity]
+            total += statistics.fmean(mine) - statistics.fmean(theirs)
         nets.append(total / 2)
     return LadderResult(first, second, nets, time.perf_counter() - started)
 
@@ -151,14 +159,25 @@ def run_ladder(args: argparse.Namespace) -> None:
     options: dict[str, dict[str, object]] = {"hard": {"time_budget": args.hard_budget}}
     if args.hard_rollouts:
         options["hard"] = {"rollouts": args.hard_rollouts}
-    print(f"preset {args.preset}, 2 players, {args.deals} duplicate deal pairs, seed {args.seed}")
-    print(f"{'pair':<16} {'mean net':>9} {'stderr':>7} {'won':>5} {'lost':>5} {'seconds':>8}")
+    hard = options["hard"]
+    print(
+        f"preset {args.preset}, {args.players} players, {args.deals} duplicate deal pairs, "
+        f"seed {args.seed}, hard {hard}"
+    )
+    print(
+        f"{'pair':<16} {'mean net':>9} {'stderr':>7} {'95% CI':>17} {'won':>5} {'lost':>5} "
+        f"{'seconds':>8}"
+    )
     for pair in args.pairs:
         first, second = pair.split(":")
-        result = play_duplicate(first, second, args.preset, args.deals, args.seed, options)
+        result = play_duplicate(
+            first, second, args.preset, args.deals, args.seed, options, args.players
+        )
+        low, high = result.mean - 1.96 * result.stderr, result.mean + 1.96 * result.stderr
+        interval = f"[{low:+.2f}, {high:+.2f}]"
         print(
             f"{first + ' v ' + second:<16} {result.mean:>+9.2f} {result.stderr:>7.2f} "
-            f"{result.won:>5} {result.lost:>5} {result.seconds:>8.1f}",
+            f"{interval:>17} {result.won:>5} {result.lost:>5} {result.seconds:>8.1f}",
             flush=True,
         )
 
@@ -175,6 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ladder = commands.add_parser("ladder", help="duplicate matches between bot pairs")
     ladder.add_argument("--pairs", nargs="+", default=list(DEFAULT_PAIRS))
     ladder.add_argument("--preset", default="knock")
+    ladder.add_argument("--players", type=int, default=2)
     ladder.add_argument("--deals", type=int, default=200)
     ladder.add_argument("--seed", type=int, default=1)
     ladder.add_argument("--hard-budget", type=float, default=0.5)

@@ -11,6 +11,7 @@ import pytest
 
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules, preset_names
 
 CARD_TOKEN = re.compile(r'"([2-9TJQKA][SHDC]|X[123])"')
@@ -119,3 +120,16 @@ def test_drawn_card_is_shown_to_its_owner_only() -> None:
     (drawn,) = deal.hands(1) - before
     assert deal.observe(1).drawn_card == drawn
     assert deal.observe(0).drawn_card is None and drawn not in deal.observe(0).known_cards[1]
+
+
+def test_a_view_sets_every_field_as_the_constructor_would() -> None:
+    # Observation.of fills the instance directly (no __init__): it must set
+    # exactly the dataclass's fields, and equal the view built the usual way.
+    names = {field.name for field in dataclasses.fields(Observation)}
+    for deal in random_positions("rotham", 2, seed=3)[::5]:
+        for seat in (None, *range(deal.players)):
+            view = deal.observe(seat)
+            assert set(vars(view)) == names
+            rebuilt = Observation(**{name: getattr(view, name) for name in names})
+            assert rebuilt == view
+            assert rebuilt.to_dict() == view.to_dict()

@@ -270,18 +270,24 @@ def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[Card, ...]]:
 
 
 def _key_of_cards(cards: tuple[Card, ...], ace: AceRule) -> MeldKey:
-    """The key of cards already in canonical meld order (as generated above)."""
+    """The key of cards already in canonical meld order (as generated above).
+
+    Works on card numbers: building a game's space computes tens of
+    thousands of keys (Rotham), and the card properties are slower.
+    """
+    numbers = [card.index for card in cards]
     mask = 0
-    for card in cards:
-        mask |= card.bit
-    reals = [card for card in cards if not card.is_joker]
-    if len(reals) == len(cards) or len({card.rank for card in reals}) == 1:
+    for number in numbers:
+        mask |= 1 << number
+    reals = [number for number in numbers if number < N_STANDARD]
+    if len(reals) == len(numbers) or len({number % 13 for number in reals}) == 1:
         return mask, ()
-    first = next(i for i, card in enumerate(cards) if not card.is_joker)
-    rank, suit = cards[first].rank, cards[first].suit
-    assert rank is not None and suit is not None
+    first = next(i for i, number in enumerate(numbers) if number < N_STANDARD)
+    rank, suit = numbers[first] % 13, numbers[first] // 13
     start = rank - first
-    stands = tuple(13 * suit + (start + i) % 13 for i, card in enumerate(cards) if card.is_joker)
+    stands = tuple(
+        13 * suit + (start + i) % 13 for i, number in enumerate(numbers) if number >= N_STANDARD
+    )
     return mask, stands
 
 

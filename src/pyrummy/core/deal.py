@@ -255,6 +255,7 @@ class Deal:
         "_stock_public",
         "_stock_recycled",
         "_table",
+        "_table_fits",
         "_taken",
         "_taken_held",
         "_undo",
@@ -305,6 +306,7 @@ class Deal:
     _stock_public: bool
     _stock_recycled: bool
     _table: list[TableMeld]
+    _table_fits: tuple[tuple[int, ...], tuple[int, ...]] | None
     _taken: int | None
     _taken_held: list[int]
     _undo: list[tuple[str, int | _Snapshot]]
@@ -387,6 +389,7 @@ class Deal:
         deal._stock = []
         deal._pile = []
         deal._table = []
+        deal._table_fits = None
         deal._seat = (dealer + 1) % players
         deal._drawn = None
         deal._taken = None
@@ -493,6 +496,7 @@ class Deal:
         copy._stock = self._stock[:]
         copy._pile = self._pile[:]
         copy._table = self._table[:]
+        copy._table_fits = self._table_fits
         copy._seat = self._seat
         copy._drawn = self._drawn
         copy._taken = self._taken
@@ -746,29 +750,41 @@ class Deal:
             numbers = [number for number, mask in melds if may_remove(mask)]
             numbers.sort()
             result += map(space.meld_at, numbers)
-        table = self._table
-        if table and not (self.rules.layoff_after_own_meld and not self._own_meld[seat]):
-            ace = self.rules.ace
-            fits = [_layoff_fits(table_meld.meld, ace) for table_meld in table]
+        layoff_fits, swap_fits = self._fits() if self._table else ((), ())
+        if layoff_fits and not (self.rules.layoff_after_own_meld and not self._own_meld[seat]):
             reachable = 0
-            for mask in fits:
+            for mask in layoff_fits:
                 reachable |= mask
             for i in _bits(hand & reachable):
                 bit = 1 << i
                 if may_remove(bit):
                     layoffs = _LAYOFFS[i]
-                    result += [layoffs[target] for target, mask in enumerate(fits) if mask & bit]
-        if self.rules.jokers and table:
-            wants = [_swap_fits(table_meld.meld) for table_meld in table]
+                    result += [
+                        layoffs[target] for target, mask in enumerate(layoff_fits) if mask & bit
+                    ]
+        if swap_fits:
             reachable = 0
-            for mask in wants:
+            for mask in swap_fits:
                 reachable |= mask
             # Card by card, then table meld by table meld: the encoding order.
             for i in _bits(hand & reachable):
                 bit = 1 << i
                 swaps = _SWAPS[i]
-                result += [swaps[target] for target, mask in enumerate(wants) if mask & bit]
+                result += [swaps[target] for target, mask in enumerate(swap_fits) if mask & bit]
         return tuple(result)
+
+    def _fits(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Per table meld, the cards that can be laid off on it and (with
+        jokers) the cards that can take a joker's place; kept until the
+        table changes."""
+        fits = self._table_fits
+        if fits is None:
+            ace = self.rules.ace
+            melds = [table_meld.meld for table_meld in self._table]
+            layoffs = tuple(_layoff_fits(meld, ace) for meld in melds)
+            swaps = tuple(_swap_fits(meld) for meld in melds) if self.rules.jokers else ()
+            fits = self._table_fits = (layoffs, swaps)
+        return fits
 
     def _discard_allowed(self, hand: int) -> bool:
         # All-seven deals: once going down this turn, only the last card goes.
@@ -919,6 +935,7 @@ class Deal:
         for card in action.cards:
             mask |= card.bit
         self._table.append(TableMeld(seat, meld, (seat,) * len(meld.cards)))
+        self._table_fits = None
         self._own_meld[seat] = True
         self._melds_turn += 1
         self._remove_to_table(seat, mask)
@@ -935,6 +952,7 @@ class Deal:
         who = dict(zip(old.meld.cards, old.laid_by, strict=True))
         who[card] = seat
         self._table[target] = TableMeld(old.owner, extended, tuple(who[c] for c in extended.cards))
+        self._table_fits = None
         self._remove_to_table(seat, card.bit)
         self._after_table_play(seat)
 
@@ -950,6 +968,7 @@ class Deal:
         who = dict(zip(old.meld.cards, old.laid_by, strict=True))
         who[card] = seat
         self._table[target] = TableMeld(old.owner, meld, tuple(who[c] for c in meld.cards))
+        self._table_fits = None
         self._remove_to_table(seat, card.bit)
         self._hands[seat] |= joker.bit
         self._public[seat] |= joker.bit
@@ -976,6 +995,7 @@ class Deal:
         returned = hand & ~self._hands[seat]
         self._hands[seat] = hand
         self._table = list(table)
+        self._table_fits = None
         self._own_meld[seat] = own_meld
         self._melds_turn = melds_turn
         self._played_turn = played_turn
