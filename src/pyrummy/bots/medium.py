@@ -25,7 +25,13 @@ import random
 from collections.abc import Iterable, Sequence
 
 from pyrummy.bots.base import sample_or_none, seat_of
-from pyrummy.bots.hand import deadwood, give_back_order, values_of
+from pyrummy.bots.hand import completes_meld, deadwood, give_back_order, values_of
+from pyrummy.bots.lookahead import (
+    best_after_taking,
+    draw_outlook,
+    expected_after_draw,
+    unseen_mask,
+)
 from pyrummy.bots.opponents import feeding_risk, shunned_cards
 from pyrummy.bots.simple import SimpleBot
 from pyrummy.core.actions import Action, ActionKind
@@ -36,15 +42,31 @@ from pyrummy.core.melds import layoff_targets
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import knock_transfers, settle
+from pyrummy.core.solver import best_discards_of_mask
 
 #: Deadwood a fed card is taken to be worth to the opponent who takes it.
 DEFAULT_FEED_WEIGHT = 8.0
+#: Per family where it differs. Gin: measured, avoiding feeds cost more than it
+#: saved once discards weigh the next draw (1000 duplicate pairs against simple).
+FEED_WEIGHT_BY_FAMILY = {"gin": 0.0}
 #: Risk that a card fitting a table meld is taken to be laid off (melding games).
 TABLE_FIT_RISK = 0.5
 #: Deadwood above which knocking is not even weighed (saves the sampling).
 DEFAULT_KNOCK_CAP = 60
 #: Re-deals sampled for one knock decision.
 DEFAULT_SAMPLES = 24
+#: Deadwood by which taking the top discard must beat the expected stock draw.
+DEFAULT_TAKE_MARGIN = 0.0
+#: Weight of the expected gain of the next draw in a discard's cost (1: all of it).
+DEFAULT_POTENTIAL_WEIGHT = 1.0
+#: Gin: deadwood a discard is worth per unit of chance to reach a knock next draw.
+DEFAULT_KNOCK_BONUS = 0.0
+#: Weight of the next seat's sampled gain from a discard in that discard's cost.
+DEFAULT_OPPONENT_WEIGHT = 1.0
+#: Melding games with a going-rummy bonus: melds stay in hand while every
+#: opponent holds at least this many cards; by table size (measured, rummy).
+HOLD_UNTIL_TWO_PLAYERS = 4
+HOLD_UNTIL_MORE_PLAYERS = 3
 
 
 def net_for(transfers: Iterable[Transfer], seat: int) -> float:
@@ -80,17 +102,33 @@ class MediumBot(SimpleBot):
         seed: int | None = None,
         *,
         samples: int = DEFAULT_SAMPLES,
-        feed_weight: float = DEFAULT_FEED_WEIGHT,
+        feed_weight: float | None = None,
         knock_cap: int = DEFAULT_KNOCK_CAP,
         opponent_knock_per_card: float | None = None,
         require_gain: bool = True,
+        lookahead: bool = True,
+        take_margin: float = DEFAULT_TAKE_MARGIN,
+        potential_weight: float = DEFAULT_POTENTIAL_WEIGHT,
+        hold_for_rummy: bool = True,
+        hold_until: int | None = None,
+        knock_bonus: float = DEFAULT_KNOCK_BONUS,
+        opponent_samples: int = 0,
+        opponent_weight: float = DEFAULT_OPPONENT_WEIGHT,
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
         self.samples = samples
-        self.feed_weight = feed_weight
+        self.feed_weight_option = feed_weight
         self.knock_cap = knock_cap
         self.require_gain = require_gain
+        self.lookahead = lookahead
+        self.take_margin = take_margin
+        self.potential_weight = potential_weight
+        self.hold_for_rummy = hold_for_rummy
+        self.hold_until = hold_until
+        self.knock_bonus = knock_bonus
+        self.opponent_samples = opponent_samples
+        self.opponent_weight = opponent_weight
         # How the others are taken to play while it weighs waiting a round.
         self._rollout_policy = SimpleBot(knock_per_card=opponent_knock_per_card)
 
@@ -111,6 +149,12 @@ class MediumBot(SimpleBot):
             risks[card] = risk
         return risks
 
+    def feed_weight(self, rules: Rules) -> float:
+        """Deadwood a sure feed counts for under these rules."""
+        if self.feed_weight_option is not None:
+            return self.feed_weight_option
+        return FEED_WEIGHT_BY_FAMILY.get(rules.family, DEFAULT_FEED_WEIGHT)
+
     def discard_costs(
         self, observation: Observation, give_backs: Sequence[Action], rules: Rules
     ) -> dict[Card, float]:
@@ -119,11 +163,145 @@ class MediumBot(SimpleBot):
         cards = {a.cards[0] for a in give_backs if a.kind is ActionKind.DISCARD}
         risks = self.feeding_risks(observation, cards, rules)
         values = values_of(rules)
+        feed_weight = self.feed_weight(rules)
+        if self.lookahead:
+            unseen = unseen_mask(observation)
+            weight = self.potential_weight
+            kept = {}
+            for card in cards:
+                left = hand & ~card.bit
+                now = deadwood(left, rules)
+                if rules.family == "gin":
+                    mean, reach = draw_outlook(left, unseen, rules.ace, rules.knock_limit)
+                    mean -= self.knock_bonus * reach
+                else:
+                    mean = expected_after_draw(left, unseen, rules.ace)
+                kept[card] = now - weight * (now - mean)
+        else:
+            kept = {card: float(deadwood(hand & ~card.bit, rules)) for card in cards}
+        if self.opponent_samples > 0 and rules.family != "melding":
+            gains = self.opponent_gains(observation, cards, rules)
+            return {
+                card: kept[card] + self.opponent_weight * gains[card] for card in cards
+            }
         return {
-            card: deadwood(hand & ~card.bit, rules)
-            + risks[card] * (self.feed_weight + values[card.index] / 2)
+            card: kept[card] + risks[card] * (feed_weight + values[card.index] / 2)
             for card in cards
         }
+
+    def opponent_gains(
+        self, observation: Observation, cards: Iterable[Card], rules: Rules
+    ) -> dict[Card, float]:
+        """Mean deadwood the next seat saves by taking each card, over sampled hands.
+
+        The next seat's hand is its known cards plus unseen cards at random;
+        it is taken to take the card whenever that lowers its deadwood.
+        """
+        following = (seat_of(observation) + 1) % observation.players
+        known = observation.known_cards[following].mask
+        unseen = [c.bit for c in CardSet(unseen_mask(observation) & ~known)]
+        missing = observation.hand_sizes[following] - known.bit_count()
+        gains = dict.fromkeys(cards, 0.0)
+        if missing < 0 or missing > len(unseen):
+            return gains
+        ace = rules.ace
+        values = values_of(rules)
+        for _ in range(self.opponent_samples):
+            hand = known
+            for bit in self.rng.sample(unseen, missing):
+                hand |= bit
+            now = deadwood(hand, rules)
+            for card in gains:
+                # Taken when it completes a meld: it then drops out of the deadwood.
+                with_card = deadwood(hand | card.bit, rules)
+                if with_card < now + values[card.index]:
+                    gains[card] += now - best_after_taking(hand, card.bit, ace)
+        return {card: total / self.opponent_samples for card, total in gains.items()}
+
+    # -- melding ----------------------------------------------------------------
+    def choose_table_play(
+        self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
+    ) -> Action | None:
+        """The simple bot's melds and lay-offs, unless holding out for going rummy."""
+        if self.holds_melds(observation, rules):
+            return None
+        return super().choose_table_play(observation, legal_actions, rules)
+
+    def holds_melds(self, observation: Observation, rules: Rules) -> bool:
+        """Keep melds in hand to go out at once (the going-rummy bonus)?
+
+        Only while this seat has put nothing down, cannot go out this turn,
+        and every opponent still holds ``hold_until`` cards or more (a seat
+        close to out would catch the held melds in hand).
+        """
+        if rules.family != "melding" or rules.going_rummy == "none" or not self.hold_for_rummy:
+            return False
+        seat = seat_of(observation)
+        if observation.melded[seat]:
+            return False
+        hold_until = self.hold_until
+        if hold_until is None:
+            two = observation.players == 2
+            hold_until = HOLD_UNTIL_TWO_PLAYERS if two else HOLD_UNTIL_MORE_PLAYERS
+        others = [n for s, n in enumerate(observation.hand_sizes) if s != seat]
+        if min(others) < hold_until:
+            return False
+        return not self.can_go_out(observation, rules)
+
+    @staticmethod
+    def can_go_out(observation: Observation, rules: Rules) -> bool:
+        """Every card but one (or all) fits a meld in hand or a meld on the table."""
+        hand = observation.hand.mask
+        melds = [t.meld for t in observation.table]
+        if melds:
+            for card in observation.hand:
+                if layoff_targets(card, melds, rules):
+                    hand &= ~card.bit
+        if not hand or deadwood(hand, rules) == 0:
+            return True
+        keep = observation.taken_discard.bit if observation.taken_discard is not None else 0
+        if not hand & ~keep:
+            return False
+        return best_discards_of_mask(hand, rules.ace, keep=keep)[0] == 0
+
+    # -- drawing ----------------------------------------------------------------
+    def choose_draw(
+        self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
+    ) -> Action:
+        """Knock rummy and gin: take the top discard when it beats the expected stock card.
+
+        Taking is worth it when it completes a meld, or when the least
+        deadwood after taking it is lower (by ``take_margin``) than the mean
+        least deadwood after a stock draw. Otherwise (and in the melding
+        games) the simple bot's rule.
+        """
+        take = next((a for a in legal_actions if a.kind is ActionKind.DRAW_DISCARD), None)
+        stock = next((a for a in legal_actions if a.kind is ActionKind.DRAW_STOCK), None)
+        if (
+            not self.lookahead
+            or rules.family == "melding"
+            or take is None
+            or stock is None
+            or not observation.discard_pile
+        ):
+            return super().choose_draw(observation, legal_actions, rules)
+        hand = observation.hand.mask
+        top = observation.discard_pile[-1]
+        if completes_meld(hand, top, rules):
+            return take
+        taken = best_after_taking(hand, top.bit, rules.ace)
+        unseen = unseen_mask(observation)
+        if not unseen:
+            return take if taken < deadwood(hand, rules) else stock
+        total = 0
+        count = 0
+        cards = unseen
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            total += best_discards_of_mask(hand | low, rules.ace)[0]
+            count += 1
+        return take if taken + self.take_margin < total / count else stock
 
     def choose_give_back(
         self, observation: Observation, give_backs: Sequence[Action], rules: Rules

@@ -89,7 +89,8 @@ class Action:
     target: int | None = None
 
     def __str__(self) -> str:
-        parts = [self.kind.word, *(str(card) for card in self.cards)]
+        # Tables, not properties: records and views print every action.
+        parts = [_WORD_OF_KIND[self.kind], *[_CARD_NAMES[card.index] for card in self.cards]]
         if self.target is not None:
             parts.append(str(self.target))
         return " ".join(parts)
@@ -112,6 +113,9 @@ class Action:
         return action_space(rules).decode(number)
 
 
+_WORD_OF_KIND: Final = tuple(_WORDS[kind] for kind in ActionKind)
+_CARD_NAMES: Final = tuple(str(card) for card in ALL_CARDS)
+
 DRAW_STOCK: Final = Action(ActionKind.DRAW_STOCK)
 DRAW_DISCARD: Final = Action(ActionKind.DRAW_DISCARD)
 DECLINE: Final = Action(ActionKind.DECLINE)
@@ -119,6 +123,14 @@ UNDO: Final = Action(ActionKind.UNDO)
 #: One interned action per card: the deal's hot loops reuse these.
 DISCARDS: Final = tuple(Action(ActionKind.DISCARD, (card,)) for card in ALL_CARDS)
 KNOCKS: Final = tuple(Action(ActionKind.KNOCK, (card,)) for card in ALL_CARDS)
+
+# Enum members are slow class-attribute look-ups on CPython 3.11: encode()
+# compares with these.
+_FIRST_CARD_KIND: Final = ActionKind.DISCARD
+_DISCARD: Final = ActionKind.DISCARD
+_KNOCK: Final = ActionKind.KNOCK
+_MELD: Final = ActionKind.MELD
+_LAYOFF: Final = ActionKind.LAYOFF
 
 _SIMPLE: Final = {
     "draw stock": DRAW_STOCK,
@@ -329,6 +341,9 @@ class ActionSpace:
         self.meld_base = next_base
         self._melds: list[Action] = []
         self._meld_index: dict[MeldKey, int] = {}
+        # id of each canonical meld action -> its number; safe because
+        # self._melds keeps those actions alive as long as the space.
+        self._meld_by_id: dict[int, int] = {}
         if family != "melding":
             next_base += self.cards
             self.meld_base = next_base
@@ -350,8 +365,9 @@ class ActionSpace:
     def _add_meld(self, cards: tuple[Card, ...]) -> None:
         key = _key_of_cards(cards, self.ace)
         if key not in self._meld_index:
-            self._meld_index[key] = len(self._melds)
-            self._melds.append(Action(ActionKind.MELD, cards))
+            action = Action(ActionKind.MELD, cards)
+            self._meld_index[key] = self._meld_by_id[id(action)] = len(self._melds)
+            self._melds.append(action)
 
     @property
     def meld_count(self) -> int:
@@ -376,28 +392,26 @@ class ActionSpace:
         Raises :class:`IllegalActionError` for an action outside this space.
         """
         kind = action.kind
-        if kind is ActionKind.DRAW_STOCK:
-            return 0
-        if kind is ActionKind.DRAW_DISCARD:
-            return 1
-        if kind is ActionKind.DECLINE:
-            return 2
-        if kind is ActionKind.UNDO:
-            return 3
-        if kind is ActionKind.DISCARD:
+        if kind < _FIRST_CARD_KIND:  # draw stock, draw discard, decline, undo: 0-3
+            return int(kind)
+        if kind is _DISCARD:
             return self.discard_base + self._card_number(action)
-        if kind is ActionKind.KNOCK:
+        if kind is _KNOCK:
             if self.family == "melding":
                 raise self._outside(action, "there is no knock in a melding game")
             return self.knock_base + self._card_number(action)
         if self.family != "melding":
             raise self._outside(action, f"there is no {kind.word} in a knock game")
-        if kind is ActionKind.MELD:
-            return self.meld_base + self._meld_number(action)
+        if kind is _MELD:
+            # A canonical meld (as legal actions list them) is known by identity.
+            number = self._meld_by_id.get(id(action))
+            if number is None:
+                number = self._meld_number(action)
+            return self.meld_base + number
         target = action.target
         if target is None or not 0 <= target < MAX_TABLE_MELDS:
             raise self._outside(action, f"meld number must be 0-{MAX_TABLE_MELDS - 1}")
-        if kind is ActionKind.LAYOFF:
+        if kind is _LAYOFF:
             return self.layoff_base + self._card_number(action) * MAX_TABLE_MELDS + target
         if not self.jokers:
             raise self._outside(action, "there are no jokers in this game")
@@ -499,5 +513,6 @@ def _space(family: Family, ace: AceRule, jokers: int) -> ActionSpace:
 def action_space(rules: Rules | str) -> ActionSpace:
     """The (shared, immutable) action space of these rules."""
     resolved = rules if isinstance(rules, Rules) else find_rules(rules)
-    family = resolved.family
-    return _space(family, resolved.ace, resolved.jokers if family == "melding" else 0)
+    # Jokers count in every family: with the jokers option a knock or gin
+    # hand may discard or knock with a joker too.
+    return _space(resolved.family, resolved.ace, resolved.jokers)

@@ -94,7 +94,7 @@ from pyrummy.core.settlement import (
     settle_going_out,
     settle_no_winner,
 )
-from pyrummy.core.solver import deadwood_of_mask, suit_deadwood_table
+from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each, suit_deadwood_table
 
 if TYPE_CHECKING:
     from pyrummy.core.observation import Observation
@@ -112,7 +112,6 @@ _SWAPS: Final = tuple(
     tuple(Action(ActionKind.SWAP_JOKER, (card,), target) for target in range(MAX_TABLE_MELDS))
     for card in ALL_CARDS[:N_STANDARD]
 )
-_GIN_VALUES: Final = tuple(min(i % 13 + 1, 10) for i in range(N_STANDARD))
 
 # Enum members are class-attribute look-ups costing ~150 ns each on CPython
 # 3.11, several per step: the hot paths compare with these constants instead.
@@ -680,14 +679,7 @@ class Deal:
         hand = self._hands[self._seat]
         taken = self._taken
         options = hand if taken is None else hand & ~(1 << taken)
-        # No jokers in knock and gin: the four suits only.
-        tables = _discard_tables()
-        result = (
-            tables[0][options & _SUIT]
-            + tables[1][options >> 13 & _SUIT]
-            + tables[2][options >> 26 & _SUIT]
-            + tables[3][options >> 39]
-        )
+        result = _card_actions(_discard_tables(), options)
         if self._undo:
             result = (UNDO, *result)
         rules = self.rules
@@ -696,24 +688,22 @@ class Deal:
         limit = rules.knock_limit
         # The whole hand's deadwood, inlined for the usual hand with no rank
         # in three suits (no set possible: only runs count); the solver
-        # otherwise. Giving back a card lowers it by 10 at most.
+        # otherwise. Giving back a card lowers it by 10 at most (15: a joker).
         s = hand & _SUIT
         h = hand >> 13 & _SUIT
         d = hand >> 26 & _SUIT
-        c = hand >> 39
-        if (s & h & (d | c)) | ((s | h) & d & c):
-            whole = deadwood_of_mask(hand)
+        c = hand >> 39 & _SUIT
+        if hand >> N_STANDARD or (s & h & (d | c)) | ((s | h) & d & c):
+            whole = deadwood_of_mask(hand)  # jokers (an option) or a possible set
         else:
             table = suit_deadwood_table("low")
             whole = table[s] + table[h] + table[d] + table[c]
-        if whole - 10 > limit:
+        if whole - (15 if hand >> N_STANDARD else 10) > limit:
             return result
-        knocks = [
-            KNOCKS[i]
-            for i in _bits(options)
-            if whole - _GIN_VALUES[i] <= limit and deadwood_of_mask(hand ^ (1 << i)) <= limit
-        ]
-        return result + tuple(knocks) if knocks else result
+        # Close to knocking: the deadwood without each card, in one pass.
+        without = deadwood_without_each(hand)
+        knocks = tuple(KNOCKS[i] for i in _bits(options) if without[i] <= limit)
+        return result + knocks
 
     def _meld_phase_actions(self) -> tuple[Action, ...]:
         seat = self._seat

@@ -26,7 +26,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Final
 
 from pyrummy.core.actions import Action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet
@@ -80,6 +81,15 @@ class PublicUndo:
     taken: CardSet = field(default_factory=CardSet)
     hand_add: CardSet = field(default_factory=CardSet)
     hand_remove: CardSet = field(default_factory=CardSet)
+
+
+_CARD_NAMES: Final = tuple(str(card) for card in ALL_CARDS)
+
+
+@lru_cache(maxsize=64)
+def _option_text(rules: Rules) -> str:
+    """``rules.option_text()``, cached: every view sent to a client has it."""
+    return rules.option_text()
 
 
 def _cards(mask: int) -> tuple[Card, ...]:
@@ -230,12 +240,12 @@ class Observation:
         """The JSON-able form (shape in the class docstring)."""
 
         def names(cards: tuple[Card, ...] | CardSet) -> list[str]:
-            return [str(card) for card in cards]
+            return [_CARD_NAMES[card.index] for card in cards]
 
         return {
             "seat": self.seat,
             "rules": self.rules.name,
-            "options": self.rules.option_text(),
+            "options": _option_text(self.rules),
             "players": self.players,
             "dealer": self.dealer,
             "deal_number": self.deal_number,
