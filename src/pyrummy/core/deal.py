@@ -43,6 +43,9 @@ Rulings where RULES.md is silent (see also ``docs/actions.md``):
   they go out this turn, or undo). The one-meld-per-turn limit does not
   apply to that turn: going down all at once needs several melds.
 - *Going rummy* counts a joker exchange as having put cards down.
+- *Undo limit*: at most ``UNDO_LIMIT`` undos in one turn, so that every deal
+  ends whatever the players do (draw the discard, undo, draw it again... would
+  otherwise never end: the turn cap counts turns, not actions).
 - *Turn cap*: the turn numbered ``rules.turn_cap + 1`` is never played: the
   deal ends with nobody out (knock: showdown without a knocker; melding:
   :func:`settle_no_winner`; gin: a draw).
@@ -124,6 +127,8 @@ _PHASE_OVER: Final = Phase.OVER
 _KIND_DRAW_STOCK: Final = ActionKind.DRAW_STOCK
 _KIND_DRAW_DISCARD: Final = ActionKind.DRAW_DISCARD
 _KIND_UNDO: Final = ActionKind.UNDO
+#: Undos allowed in one turn (a ruling: see the module docstring).
+UNDO_LIMIT: Final = 10
 _KIND_DISCARD: Final = ActionKind.DISCARD
 _KIND_KNOCK: Final = ActionKind.KNOCK
 _KIND_MELD: Final = ActionKind.MELD
@@ -258,6 +263,7 @@ class Deal:
         "_taken",
         "_taken_held",
         "_undo",
+        "_undos_turn",
         "deal_number",
         "dealer",
         "deck",
@@ -292,6 +298,7 @@ class Deal:
     _knock_card: int | None
     _legal: tuple[Action, ...] | None
     _melds_turn: int
+    _undos_turn: int
     _own_meld: list[bool]
     _play_phase: Phase
     _pile: list[int]
@@ -394,6 +401,7 @@ class Deal:
         deal._taken = None
         deal._undo = []
         deal._melds_turn = 0
+        deal._undos_turn = 0
         deal._played_turn = False
         deal._played = [False] * players
         deal._own_meld = [False] * players
@@ -501,6 +509,7 @@ class Deal:
         copy._taken = self._taken
         copy._undo = self._undo[:]
         copy._melds_turn = self._melds_turn
+        copy._undos_turn = self._undos_turn
         copy._played_turn = self._played_turn
         copy._played = self._played[:]
         copy._own_meld = self._own_meld[:]
@@ -587,6 +596,7 @@ class Deal:
             if hidden and not (seen.rules.starter_extra_card and seen.turn == 1):
                 deal._drawn = (hidden & -hidden).bit_length() - 1
         deal._melds_turn = seen.melds_this_turn
+        deal._undos_turn = seen.undos_this_turn
         deal._played = list(seen.put_down_before)
         deal._played_turn = seen.melded[deal._seat] and not seen.put_down_before[deal._seat]
         deal._own_meld = list(seen.own_meld)
@@ -680,7 +690,7 @@ class Deal:
         taken = self._taken
         options = hand if taken is None else hand & ~(1 << taken)
         result = _card_actions(_discard_tables(), options)
-        if self._undo:
+        if self._undo and self._undos_turn < UNDO_LIMIT:
             result = (UNDO, *result)
         rules = self.rules
         if rules.family == "knock":
@@ -708,7 +718,7 @@ class Deal:
     def _meld_phase_actions(self) -> tuple[Action, ...]:
         seat = self._seat
         hand = self._hands[seat]
-        result: list[Action] = [UNDO] if self._undo else []
+        result: list[Action] = [UNDO] if self._undo and self._undos_turn < UNDO_LIMIT else []
         if self._discard_allowed(hand):
             options = hand if self._taken is None else hand & ~(1 << self._taken)
             result += _card_actions(_discard_tables(), options)
@@ -968,6 +978,7 @@ class Deal:
             self._go_out(seat)
 
     def _undo_last(self, seat: int) -> None:
+        self._undos_turn += 1
         kind, saved = self._undo.pop()
         if kind == "draw":
             assert isinstance(saved, int)
@@ -1042,6 +1053,7 @@ class Deal:
         if self._undo:
             self._undo.clear()
         self._melds_turn = 0
+        self._undos_turn = 0
         self._played_turn = False
         rules = self.rules
         if turn > rules.turn_cap:
@@ -1127,6 +1139,8 @@ class Deal:
                 if self._drawn is not None and self._taken is None:
                     return Message.of("action.stock_draw_final")
                 return Message.of("action.nothing_to_undo")
+            if self._undos_turn >= UNDO_LIMIT:
+                return Message.of("action.undo_limit", limit=str(UNDO_LIMIT))
             return None
         if kind is ActionKind.DRAW_STOCK:
             if phase is Phase.DECLINE:

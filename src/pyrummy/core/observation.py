@@ -169,6 +169,7 @@ class Observation:
     put_down_before: tuple[bool, ...] = ()
     own_meld: tuple[bool, ...] = ()
     melds_this_turn: int = 0
+    undos_this_turn: int = 0
     undo_entries: tuple[PublicUndo, ...] = ()
     end_reason: str = ""
     scores: tuple[Fraction, ...] | None = None
@@ -225,6 +226,7 @@ class Observation:
             "put_down_before": tuple(deal._played),
             "own_meld": tuple(deal._own_meld),
             "melds_this_turn": deal._melds_turn,
+            "undos_this_turn": deal._undos_turn,
             "undo_entries": deal._public_undo(),
             "end_reason": deal.end_reason,
             "scores": None,
