@@ -632,28 +632,20 @@ class Deal:
         return deal
 
     def record(self) -> str:
-        """This deal as a text block: ``Deal N``, ``Dealer: S``, ``Deck: ...``,
-        one ``seat: action`` line per action, then ``Outcome:`` once over.
+        """This deal as a game record (:func:`pyrummy.core.record.emit_record`):
+        headers, ``Deal N``, ``Dealer: S``, ``Deck: ...``, one ``seat: action``
+        line per action, then the outcome once over. ``parse_record`` replays it.
 
         >>> deal = new_deal("gin", 2, seed=3)
         >>> deal.apply("draw stock")
-        >>> deal.record().splitlines()[3]
+        >>> deal.record().splitlines()[7]
         '1: draw stock'
         """
         if not self.deck:
             raise RummyError("a sampled deal has no record: its deck is not known")
-        lines = [
-            f"Deal {self.deal_number}",
-            f"Dealer: {self.dealer}",
-            "Deck: " + " ".join(str(card) for card in self.deck),
-        ]
-        lines += [f"{seat}: {action}" for seat, action in self.history]
-        if self.settlement is not None:
-            lines.append(f"Outcome: {self.settlement.outcome}")
-            lines.append(
-                "Net: " + " ".join(str(n) if n <= 0 else f"+{n}" for n in self.settlement.net)
-            )
-        return "\n".join(lines) + "\n"
+        from pyrummy.core.record import emit_record  # record.py builds on this module
+
+        return emit_record(self)
 
     # -- legal actions ------------------------------------------------------
     def legal_actions(self) -> list[Action]:
