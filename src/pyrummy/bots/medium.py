@@ -114,6 +114,9 @@ class MediumBot(SimpleBot):
         knock_bonus: float = DEFAULT_KNOCK_BONUS,
         opponent_samples: int = 0,
         opponent_weight: float = DEFAULT_OPPONENT_WEIGHT,
+        melding_draw_lookahead: bool = False,
+        hold_max_deadwood: int | None = None,
+        out_bonus: float = 0.0,
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
@@ -129,6 +132,9 @@ class MediumBot(SimpleBot):
         self.knock_bonus = knock_bonus
         self.opponent_samples = opponent_samples
         self.opponent_weight = opponent_weight
+        self.melding_draw_lookahead = melding_draw_lookahead
+        self.hold_max_deadwood = hold_max_deadwood
+        self.out_bonus = out_bonus
         # How the others are taken to play while it weighs waiting a round.
         self._rollout_policy = SimpleBot(knock_per_card=opponent_knock_per_card)
 
@@ -174,6 +180,9 @@ class MediumBot(SimpleBot):
                 if rules.family == "gin":
                     mean, reach = draw_outlook(left, unseen, rules.ace, rules.knock_limit)
                     mean -= self.knock_bonus * reach
+                elif rules.family == "melding" and self.out_bonus:
+                    mean, reach = draw_outlook(left, unseen, rules.ace, 0)
+                    mean -= self.out_bonus * reach
                 else:
                     mean = expected_after_draw(left, unseen, rules.ace)
                 kept[card] = now - weight * (now - mean)
@@ -181,9 +190,7 @@ class MediumBot(SimpleBot):
             kept = {card: float(deadwood(hand & ~card.bit, rules)) for card in cards}
         if self.opponent_samples > 0 and rules.family != "melding":
             gains = self.opponent_gains(observation, cards, rules)
-            return {
-                card: kept[card] + self.opponent_weight * gains[card] for card in cards
-            }
+            return {card: kept[card] + self.opponent_weight * gains[card] for card in cards}
         return {
             card: kept[card] + risks[card] * (feed_weight + values[card.index] / 2)
             for card in cards
@@ -246,6 +253,9 @@ class MediumBot(SimpleBot):
         others = [n for s, n in enumerate(observation.hand_sizes) if s != seat]
         if min(others) < hold_until:
             return False
+        limit = self.hold_max_deadwood
+        if limit is not None and deadwood(observation.hand.mask, rules) > limit:
+            return False
         return not self.can_go_out(observation, rules)
 
     @staticmethod
@@ -279,7 +289,7 @@ class MediumBot(SimpleBot):
         stock = next((a for a in legal_actions if a.kind is ActionKind.DRAW_STOCK), None)
         if (
             not self.lookahead
-            or rules.family == "melding"
+            or (rules.family == "melding" and not self.melding_draw_lookahead)
             or take is None
             or stock is None
             or not observation.discard_pile
@@ -287,7 +297,9 @@ class MediumBot(SimpleBot):
             return super().choose_draw(observation, legal_actions, rules)
         hand = observation.hand.mask
         top = observation.discard_pile[-1]
-        if completes_meld(hand, top, rules):
+        if completes_meld(hand, top, rules) or top.is_joker:
+            return take
+        if rules.family == "melding" and self.wants_discard(observation, top, rules):
             return take
         taken = best_after_taking(hand, top.bit, rules.ace)
         unseen = unseen_mask(observation)
