@@ -7,6 +7,8 @@ import inspect
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pyrummy.bots import (
     BOT_NAMES,
@@ -19,6 +21,7 @@ from pyrummy.bots import (
     UnknownBotError,
     make_bot,
 )
+from pyrummy.bots.lookahead import draw_outlook, expected_after_draw
 from pyrummy.bots.opponents import feeding_risk, shunned_cards
 from pyrummy.bots.simple import default_knock_threshold
 from pyrummy.core.actions import Action, ActionKind, parse_action
@@ -27,6 +30,8 @@ from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import RummyError
 from pyrummy.core.melds import check_meld
 from pyrummy.core.observation import Observation, TableMeld
+from pyrummy.core.rules import find_rules
+from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask
 
 
 def actions(*texts: str) -> list[Action]:
@@ -198,6 +203,35 @@ def test_shunned_cards_read_discards_and_passes_from_the_history() -> None:
     assert shunned_cards(taken_back) == {0: given.bit}
 
 
+def test_medium_keeps_connected_cards_where_simple_breaks_them() -> None:
+    # QD, KD and JH all leave 21 deadwood; simple gives back the king (highest
+    # rank), medium the jack: QD KD wait on JD, JH alone completes nothing.
+    hand = "7H 8H 9H 2C 3C 4C 5S 6S QD KD JH"
+    observation = scenario("knock", hand, "4D")
+    assert str(SimpleBot(knock_threshold=0).choose(observation, discards(hand))) == "discard KD"
+    assert str(MediumBot(samples=0).choose(observation, discards(hand))) == "discard JH"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(ALL_CARDS[:52]), min_size=12, max_size=30, unique=True),
+    st.integers(min_value=3, max_value=10),
+)
+def test_the_next_draw_never_makes_a_hand_worse(cards: list[Card], size: int) -> None:
+    hand = CardSet(cards[:size]).mask
+    unseen = CardSet(cards[size:]).mask
+    now = deadwood_of_mask(hand)
+    expected = expected_after_draw(hand, unseen, "low")
+    assert 0 <= expected <= now
+    assert expected_after_draw(hand, 0, "low") == now
+    mean, reach = draw_outlook(hand, unseen, "low", 10)
+    assert mean == pytest.approx(expected)
+    assert 0 <= reach <= 1
+    assert (reach == 1) == all(
+        min(now, best_discards_of_mask(hand | card.bit)[0]) <= 10 for card in CardSet(unseen)
+    )
+
+
 # -- simple: stock exhausted and the melding games ---------------------------------------
 
 
@@ -245,6 +279,39 @@ def test_simple_takes_a_discard_it_can_lay_off_in_a_melding_game() -> None:
     observation = melding_scenario("2S 9D KD JC 5H 6C 8S", [(1, "4H 5H 6H")], pile="7H")
     legal = actions("draw stock", "draw discard")
     assert str(SimpleBot().choose(observation, legal)) == "draw discard"
+
+
+def test_medium_holds_its_melds_to_go_out_at_once_in_rummy() -> None:
+    # Going out at once doubles the score: with loose cards left and the
+    # opponent far from out, medium keeps 7H 8H 9H in hand; simple melds it.
+    observation = melding_scenario("7H 8H 9H 2C 6D KD", [])
+    legal = actions(
+        "meld 7H 8H 9H", *(f"discard {c}" for c in ["7H", "8H", "9H", "2C", "6D", "KD"])
+    )
+    assert str(SimpleBot().choose(observation, legal)) == "meld 7H 8H 9H"
+    assert str(MediumBot().choose(observation, legal)) == "discard KD"
+    # An opponent close to out would catch the held meld: medium melds.
+    short = dataclasses.replace(observation, hand_sizes=(6, 3))
+    assert str(MediumBot().choose(short, legal)) == "meld 7H 8H 9H"
+    # No bonus to wait for in basic rummy: medium melds like simple.
+    basic = dataclasses.replace(observation, rules=find_rules("basic"))
+    assert str(MediumBot().choose(basic, legal)) == "meld 7H 8H 9H"
+
+
+def test_medium_goes_out_at_once_when_its_hand_is_complete() -> None:
+    hand = "7H 8H 9H 2C 3C 4C KD"
+    observation = melding_scenario(hand, [])
+    legal = actions("meld 7H 8H 9H", "meld 2C 3C 4C", *(f"discard {c}" for c in hand.split()))
+    assert MediumBot().choose(observation, legal).kind is ActionKind.MELD
+
+
+def test_hard_searches_exactly_its_rollouts_in_knock_rummy() -> None:
+    hand = "7H 8H 9H 2C 3C 4C 5S 6S QD KD JH"
+    observation = scenario("knock", hand, "4D")
+    bot = HardBot(seed=3, rollouts=5, knock_samples=4)
+    choice = bot.choose(observation, discards(hand))
+    assert choice in discards(hand)
+    assert bot.last_rollouts == 5
 
 
 # -- hidden information ---------------------------------------------------------------

@@ -62,6 +62,9 @@ class TableRow(Base):
     bot_delay: Mapped[float] = mapped_column(Float)
     status: Mapped[str] = mapped_column(String(8), index=True)
     result_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Per human seat, how many finished deals that person has seen the
+    # showdown of ("Next deal"): so a restart shows exactly what they saw.
+    acknowledged_json: Mapped[str] = mapped_column(Text, default="{}")
 
 
 class ActionRow(Base):
@@ -121,6 +124,7 @@ class StoredTable:
     finished_at: float | None
     result: dict[str, Any] | None
     actions: list[StoredAction]
+    acknowledged: dict[int, int] = field(default_factory=dict)
 
 
 def default_url(data_dir: Path) -> str:
@@ -207,6 +211,15 @@ class Store:
                 row.finished_at = time.time()
                 row.result_json = json.dumps(result)
 
+    def set_acknowledged(self, table_id: str, seat: int, deals: int) -> None:
+        """The person in ``seat`` has seen the showdown of ``deals`` finished deals."""
+        with self.transaction() as session:
+            row = session.get(TableRow, table_id)
+            if row is not None:
+                seen = json.loads(row.acknowledged_json or "{}")
+                seen[str(seat)] = deals
+                row.acknowledged_json = json.dumps(seen, sort_keys=True)
+
     def set_bot_delay(self, table_id: str, delay: float) -> None:
         with self.transaction() as session:
             row = session.get(TableRow, table_id)
@@ -235,6 +248,10 @@ class Store:
                 finished_at=row.finished_at,
                 result=json.loads(row.result_json) if row.result_json else None,
                 actions=[StoredAction(a.seq, a.seat, a.text) for a in actions],
+                acknowledged={
+                    int(seat): deals
+                    for seat, deals in json.loads(row.acknowledged_json or "{}").items()
+                },
             )
 
     def list_tables(

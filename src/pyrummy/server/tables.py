@@ -144,10 +144,18 @@ class LiveTable:
             if spec.kind == "bot"
         }
         self.humans = [i for i, s in enumerate(self.spec.seats) if s.kind == "human"]
-        # People still looking at the last showdown; bots wait for them.
+        # People still looking at the last showdown; bots wait for them. A
+        # person has moved on once they pressed "Next deal" (stored) or played
+        # in the new deal; bots only play on when nobody is waiting.
         self.awaiting: set[int] = set()
-        if self.match.finished_deals and not self.match.is_over and not self.match.deal.history:
-            self.awaiting = set(self.humans)
+        finished = len(self.match.finished_deals)
+        if finished and not self.match.is_over:
+            acted = {seat for seat, _ in self.match.deal.history}
+            self.awaiting = {
+                seat
+                for seat in self.humans
+                if stored.acknowledged.get(seat, 0) < finished and seat not in acted
+            }
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.bot_task: asyncio.Task[None] | None = None
@@ -227,6 +235,8 @@ class LiveTable:
 
     def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
+        if seat in self.awaiting:
+            self.store.set_acknowledged(self.table_id, seat, len(self.match.finished_deals))
         self.awaiting.discard(seat)
         self._publish(None)
 
