@@ -2,34 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
+from deal_helpers import draw_and_throw_back, legal, refused
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
-from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.rules import find_rules
 from pyrummy.core.settlement import settle_no_winner
 
 SEAT0 = "6H AC 3C 5C 7C 9C JC QC KC 4D"
-
-
-def snapshot(deal: Deal) -> tuple[object, ...]:
-    views = [json.dumps(deal.observe(s).to_dict()) for s in range(deal.players)]
-    return (deal.phase, [str(deal.hands(s)) for s in range(2)], deal.table, views)
-
-
-def refused(deal: Deal, action: str, key: str) -> None:
-    before = snapshot(deal)
-    with pytest.raises(IllegalActionError) as caught:
-        deal.apply(action)
-    assert caught.value.reason.key == key  # type: ignore[attr-defined]
-    assert snapshot(deal) == before
-
-
-def legal(deal: Deal) -> set[str]:
-    return {str(a) for a in deal.legal_actions()}
 
 
 def basic(seat1: str, stock: str = "TH", upcard: str = "KD", **options: object) -> Deal:
@@ -80,19 +59,9 @@ def test_layoff_after_own_meld_option() -> None:
             refused(deal, "layoff 6H 0", "action.layoff_before_meld")
 
 
-def play_stock_out(deal: Deal) -> None:
-    for _ in range(len(deal.stock)):
-        seat = deal.current_seat
-        assert seat is not None
-        before = deal.hands(seat)
-        deal.apply("draw stock")
-        (drawn,) = deal.hands(seat) - before
-        deal.apply(f"discard {drawn}")
-
-
 def test_turn_over_when_the_next_player_declines_the_discard() -> None:
     deal = new_deal("basic", 2, seed=6)
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     assert deal.phase is Phase.DECLINE
     assert legal(deal) == {"draw discard", "decline"}
     pile = deal.discard_pile
@@ -110,14 +79,14 @@ def test_turn_over_when_the_next_player_declines_the_discard() -> None:
 
 def test_taking_the_discard_at_an_empty_stock_plays_on() -> None:
     deal = new_deal("basic", 2, seed=6)
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     deal.apply("draw discard")
     assert deal.phase is Phase.MELD and not deal.stock
 
 
 def test_shuffle_option_is_reproduced_by_replay() -> None:
     deal = new_deal("basic", 2, seed=6, stock_end="shuffle")
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     pile = deal.discard_pile
     seat = deal.current_seat
     assert seat is not None
@@ -135,12 +104,12 @@ def test_shuffle_option_is_reproduced_by_replay() -> None:
 
 def test_reuse_limit_ends_the_deal_with_no_winner() -> None:
     deal = new_deal("basic", 2, seed=6, stock_end="reuse_limit", reuse_limit=2)
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     deal.apply("decline")
     seat = deal.current_seat
     assert seat is not None
     deal.apply(f"discard {next(iter(deal.hands(seat)))}")
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     assert deal.phase is Phase.DECLINE
     hands = [deal.hands(s) for s in range(2)]
     deal.apply("decline")
@@ -151,7 +120,7 @@ def test_reuse_limit_ends_the_deal_with_no_winner() -> None:
 
 def test_block_ends_at_the_first_decline_and_the_lowest_hand_collects() -> None:
     deal = new_deal("block", 2, seed=6)
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     hands = [deal.hands(s) for s in range(2)]
     deal.apply("decline")
     assert deal.is_over and deal.settlement is not None

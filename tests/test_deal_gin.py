@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from deal_helpers import draw_and_throw_back
 from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
 from pyrummy.core.errors import IllegalActionError
 
@@ -124,16 +125,6 @@ def test_random_play_ends_and_legal_actions_are_sorted_and_unique() -> None:
             assert steps < 5000
         assert deal.settlement is not None
         assert deal.settlement.outcome in {"draw", "knock", "gin", "undercut"}
-
-
-def draw_and_throw_back(deal: Deal, turns: int) -> None:
-    for _ in range(turns):
-        seat = deal.current_seat
-        assert seat is not None
-        before = deal.hands(seat)
-        deal.apply("draw stock")
-        (drawn,) = deal.hands(seat) - before
-        deal.apply(f"discard {drawn}")
 
 
 def test_turn_cap_is_a_draw() -> None:

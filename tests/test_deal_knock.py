@@ -8,35 +8,12 @@ import re
 
 import pytest
 
+from deal_helpers import draw_and_throw_back, refused, snapshot
 from pyrummy.core.actions import parse_action
 from pyrummy.core.cards import ALL_CARDS, CardSet, parse_card_list
 from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
 from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.settlement import settle
-
-
-def snapshot(deal: Deal) -> tuple[object, ...]:
-    """Everything observable about a deal, to check that nothing changed."""
-    views = [json.dumps(deal.observe(s).to_dict()) for s in range(deal.players)]
-    return (
-        deal.phase,
-        deal.current_seat,
-        deal.turn,
-        [str(deal.hands(s)) for s in range(deal.players)],
-        deal.stock,
-        deal.discard_pile,
-        list(deal.history),
-        [str(a) for a in deal.legal_actions()],
-        views,
-    )
-
-
-def refused(deal: Deal, action: str, key: str) -> None:
-    before = snapshot(deal)
-    with pytest.raises(IllegalActionError) as caught:
-        deal.apply(action)
-    assert caught.value.reason.key == key  # type: ignore[attr-defined]
-    assert snapshot(deal) == before
 
 
 def play(deal: Deal, *actions: str) -> None:
@@ -138,20 +115,9 @@ def test_illegal_actions_name_the_problem_and_change_nothing() -> None:
         deal.apply("discard 8D", seat=0)
 
 
-def run_stock_out(deal: Deal) -> None:
-    """Everyone draws from the stock and throws the drawn card back."""
-    while deal.phase is Phase.DRAW and deal.observe(None).stock_count:
-        seat = deal.current_seat
-        assert seat is not None
-        before = deal.hands(seat)
-        deal.apply("draw stock")
-        (drawn,) = deal.hands(seat) - before
-        deal.apply(f"discard {drawn}")
-
-
 def test_decline_at_an_empty_stock_is_a_showdown_without_knocker() -> None:
     deal = new_deal("knock", 2, seed=3)
-    run_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     assert deal.phase is Phase.DECLINE
     assert [str(a) for a in deal.legal_actions()] == ["draw discard", "decline"]
     refused(deal, "draw stock", "action.stock_empty")
@@ -164,7 +130,7 @@ def test_decline_at_an_empty_stock_is_a_showdown_without_knocker() -> None:
 
 def test_taking_discards_from_an_empty_stock_runs_into_the_120_turn_cap() -> None:
     deal = new_deal("knock", 2, seed=5)
-    run_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     while not deal.is_over:
         seat = deal.current_seat
         assert seat is not None and deal.phase is Phase.DECLINE
@@ -179,7 +145,7 @@ def test_taking_discards_from_an_empty_stock_runs_into_the_120_turn_cap() -> Non
 
 def test_turn_cap_option() -> None:
     deal = new_deal("knock", 4, seed=1, turn_cap=6)
-    run_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     assert deal.is_over and deal.end_reason == "cap" and deal.turn == 7
 
 

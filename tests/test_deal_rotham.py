@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
-import pytest
-
+from deal_helpers import legal, points, refused
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
-from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.rules import find_rules
 
 ROTHAM = find_rules("rotham")
@@ -21,22 +18,6 @@ OTHER0 = "6H 3C 5C 7C 9C JC QC"
 def rotham(seat1: str, stock: str = "TD 6D", deal_number: int = 1, seat0: str = SEAT0) -> Deal:
     deck = arrange_deck(ROTHAM, [seat0, seat1, SEAT2], "4D", stock)
     return Deal.from_deck(ROTHAM, 3, 0, deck, deal_number)
-
-
-def points(*amounts: int) -> tuple[Fraction, ...]:
-    return tuple(Fraction(a) for a in amounts)
-
-
-def legal(deal: Deal) -> set[str]:
-    return {str(a) for a in deal.legal_actions()}
-
-
-def refused(deal: Deal, action: str, key: str) -> None:
-    before = (deal.phase, [deal.hands(s) for s in range(3)], deal.table, list(deal.history))
-    with pytest.raises(IllegalActionError) as caught:
-        deal.apply(action)
-    assert caught.value.reason.key == key  # type: ignore[attr-defined]
-    assert (deal.phase, [deal.hands(s) for s in range(3)], deal.table, deal.history) == before
 
 
 def test_fifty_five_cards_and_the_starter_gets_eight_without_a_draw() -> None:

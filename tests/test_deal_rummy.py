@@ -2,49 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from fractions import Fraction
-
-import pytest
-
+from deal_helpers import legal, points, refused, snapshot
 from pyrummy.core.cards import CardSet, parse_card_list
 from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
-from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.rules import find_rules
 
 SEAT0 = "AC 3C 5C 7C 9C JC QC"  # 45
 SEAT2 = "AS 3S 5S 7S 9S JS 6H"  # 41
-
-
-def snapshot(deal: Deal) -> tuple[object, ...]:
-    views = [json.dumps(deal.observe(s).to_dict()) for s in range(deal.players)]
-    return (
-        deal.phase,
-        deal.current_seat,
-        [str(deal.hands(s)) for s in range(deal.players)],
-        deal.stock,
-        deal.discard_pile,
-        deal.table,
-        list(deal.history),
-        [str(a) for a in deal.legal_actions()],
-        views,
-    )
-
-
-def refused(deal: Deal, action: str, key: str) -> None:
-    before = snapshot(deal)
-    with pytest.raises(IllegalActionError) as caught:
-        deal.apply(action)
-    assert caught.value.reason.key == key  # type: ignore[attr-defined]
-    assert snapshot(deal) == before
-
-
-def points(*amounts: int) -> tuple[Fraction, ...]:
-    return tuple(Fraction(a) for a in amounts)
-
-
-def legal(deal: Deal) -> set[str]:
-    return {str(a) for a in deal.legal_actions()}
 
 
 def rummy(seat1: str, upcard: str = "4D", stock: str = "TH", **options: object) -> Deal:
