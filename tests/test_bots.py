@@ -377,6 +377,16 @@ def test_medium_goes_gin_at_once() -> None:
     assert str(choice) == "knock KD"
 
 
+def test_hard_waits_for_gin_with_a_tiny_knock_early_in_the_deal() -> None:
+    deal = dealt_after_draw("gin", "7H 8H 9H 2C 3C 4C 5S 6S 7S AD", "KS")
+    observation, legal = deal.observe(0), deal.legal_actions()
+    assert observation.stock_count >= 14
+    waiting = HardBot(seed=1, rollouts=2, knock_samples=4)
+    assert str(waiting.choose(observation, legal)) == "discard KS"  # 1 deadwood: wait for gin
+    eager = HardBot(seed=1, rollouts=2, knock_samples=4, wait_for_gin=0)
+    assert str(eager.choose(observation, legal)) == "knock KS"
+
+
 def test_search_bots_fall_back_when_the_view_allows_no_re_deal() -> None:
     # The hand was swapped into a fresh deal's view, so the card counts no
     # longer add up and no consistent re-deal exists: the bots still answer.

@@ -1,5 +1,15 @@
-"""The medium bot: the simple bot plus a model of its opponents.
+"""The medium bot: the simple bot plus a model of its opponents and one draw ahead.
 
+* **One draw ahead** (:mod:`pyrummy.bots.lookahead`). A discard's cost is
+  the mean least deadwood after the next stock card, over the cards it
+  cannot see, not the deadwood now: it keeps ``QD KD`` (waiting on JD) and
+  gives back a lone JH that leaves the same deadwood. In knock rummy and gin
+  it takes the top discard when that completes a meld or leaves less
+  deadwood than a stock card would on average.
+* **Going out at once** (melding games with ``going_rummy``, e.g. rummy,
+  where it doubles the score): it keeps its melds in hand, laying nothing
+  down, until it can go out in one turn, unless an opponent is down to a
+  few cards (then it melds as the simple bot does, to cut its count).
 * **Feeding.** Before discarding face up it weighs each card's deadwood cost
   against the risk that the next seat (the only one who can take it) wants
   it: cards of a rank that seat took from the pile, or next to one in suit,
@@ -14,7 +24,9 @@
   when knocking now is worth more (in knock rummy: and is expected to win);
   in gin only when the knock is legal, and a gin hand always goes down.
 
-Everything else (drawing, melding, lay-offs) is the simple bot's.
+Everything else (melding-game draws, melds and lay-offs once it melds) is
+the simple bot's. Decisions take well under a millisecond except the knock
+(24 re-deals).
 It keeps no memory: everything it infers is in the observation (the public
 history included), so a fresh bot can take over in the middle of a deal.
 """
@@ -59,10 +71,6 @@ DEFAULT_SAMPLES = 24
 DEFAULT_TAKE_MARGIN = 0.0
 #: Weight of the expected gain of the next draw in a discard's cost (1: all of it).
 DEFAULT_POTENTIAL_WEIGHT = 1.0
-#: Gin: deadwood a discard is worth per unit of chance to reach a knock next draw.
-DEFAULT_KNOCK_BONUS = 0.0
-#: Weight of the next seat's sampled gain from a discard in that discard's cost.
-DEFAULT_OPPONENT_WEIGHT = 1.0
 #: Melding games with a going-rummy bonus: melds stay in hand while every
 #: opponent holds at least this many cards; by table size (measured, rummy).
 HOLD_UNTIL_TWO_PLAYERS = 4
@@ -89,6 +97,15 @@ class MediumBot(SimpleBot):
     weighed. ``opponent_knock_per_card``: how early the others are taken to
     knock (deadwood per card; default the simple bot's threshold).
     ``require_gain``: knock rummy knocks only when expected to win.
+    ``lookahead``: discards and draws weigh the next stock card (knock rummy,
+    gin; discards also in the melding games); ``potential_weight``: how much
+    of that expected gain counts; ``take_margin``: deadwood by which taking
+    the top discard must beat the expected stock draw. ``hold_for_rummy``
+    and ``hold_until``: keep melds in hand for the going-rummy bonus while
+    every opponent holds that many cards (default 4 at two players, 3 at
+    more). ``out_bonus``: melding games, deadwood a discard is worth per unit
+    of chance that the next draw completes the hand (0 for medium; the hard
+    bot sets it).
 
     >>> bot = MediumBot(seed=1, samples=8)
     >>> bot.name, bot.samples
@@ -111,11 +128,6 @@ class MediumBot(SimpleBot):
         potential_weight: float = DEFAULT_POTENTIAL_WEIGHT,
         hold_for_rummy: bool = True,
         hold_until: int | None = None,
-        knock_bonus: float = DEFAULT_KNOCK_BONUS,
-        opponent_samples: int = 0,
-        opponent_weight: float = DEFAULT_OPPONENT_WEIGHT,
-        melding_draw_lookahead: bool = False,
-        hold_max_deadwood: int | None = None,
         out_bonus: float = 0.0,
     ) -> None:
         super().__init__(seed)
@@ -129,11 +141,6 @@ class MediumBot(SimpleBot):
         self.potential_weight = potential_weight
         self.hold_for_rummy = hold_for_rummy
         self.hold_until = hold_until
-        self.knock_bonus = knock_bonus
-        self.opponent_samples = opponent_samples
-        self.opponent_weight = opponent_weight
-        self.melding_draw_lookahead = melding_draw_lookahead
-        self.hold_max_deadwood = hold_max_deadwood
         self.out_bonus = out_bonus
         # How the others are taken to play while it weighs waiting a round.
         self._rollout_policy = SimpleBot(knock_per_card=opponent_knock_per_card)
@@ -177,10 +184,7 @@ class MediumBot(SimpleBot):
             for card in cards:
                 left = hand & ~card.bit
                 now = deadwood(left, rules)
-                if rules.family == "gin":
-                    mean, reach = draw_outlook(left, unseen, rules.ace, rules.knock_limit)
-                    mean -= self.knock_bonus * reach
-                elif rules.family == "melding" and self.out_bonus:
+                if rules.family == "melding" and self.out_bonus:
                     mean, reach = draw_outlook(left, unseen, rules.ace, 0)
                     mean -= self.out_bonus * reach
                 else:
@@ -188,42 +192,10 @@ class MediumBot(SimpleBot):
                 kept[card] = now - weight * (now - mean)
         else:
             kept = {card: float(deadwood(hand & ~card.bit, rules)) for card in cards}
-        if self.opponent_samples > 0 and rules.family != "melding":
-            gains = self.opponent_gains(observation, cards, rules)
-            return {card: kept[card] + self.opponent_weight * gains[card] for card in cards}
         return {
             card: kept[card] + risks[card] * (feed_weight + values[card.index] / 2)
             for card in cards
         }
-
-    def opponent_gains(
-        self, observation: Observation, cards: Iterable[Card], rules: Rules
-    ) -> dict[Card, float]:
-        """Mean deadwood the next seat saves by taking each card, over sampled hands.
-
-        The next seat's hand is its known cards plus unseen cards at random;
-        it is taken to take the card whenever that lowers its deadwood.
-        """
-        following = (seat_of(observation) + 1) % observation.players
-        known = observation.known_cards[following].mask
-        unseen = [c.bit for c in CardSet(unseen_mask(observation) & ~known)]
-        missing = observation.hand_sizes[following] - known.bit_count()
-        gains = dict.fromkeys(cards, 0.0)
-        if missing < 0 or missing > len(unseen):
-            return gains
-        ace = rules.ace
-        values = values_of(rules)
-        for _ in range(self.opponent_samples):
-            hand = known
-            for bit in self.rng.sample(unseen, missing):
-                hand |= bit
-            now = deadwood(hand, rules)
-            for card in gains:
-                # Taken when it completes a meld: it then drops out of the deadwood.
-                with_card = deadwood(hand | card.bit, rules)
-                if with_card < now + values[card.index]:
-                    gains[card] += now - best_after_taking(hand, card.bit, ace)
-        return {card: total / self.opponent_samples for card, total in gains.items()}
 
     # -- melding ----------------------------------------------------------------
     def choose_table_play(
@@ -252,9 +224,6 @@ class MediumBot(SimpleBot):
             hold_until = HOLD_UNTIL_TWO_PLAYERS if two else HOLD_UNTIL_MORE_PLAYERS
         others = [n for s, n in enumerate(observation.hand_sizes) if s != seat]
         if min(others) < hold_until:
-            return False
-        limit = self.hold_max_deadwood
-        if limit is not None and deadwood(observation.hand.mask, rules) > limit:
             return False
         return not self.can_go_out(observation, rules)
 
@@ -289,7 +258,7 @@ class MediumBot(SimpleBot):
         stock = next((a for a in legal_actions if a.kind is ActionKind.DRAW_STOCK), None)
         if (
             not self.lookahead
-            or (rules.family == "melding" and not self.melding_draw_lookahead)
+            or rules.family == "melding"
             or take is None
             or stock is None
             or not observation.discard_pile
@@ -298,8 +267,6 @@ class MediumBot(SimpleBot):
         hand = observation.hand.mask
         top = observation.discard_pile[-1]
         if completes_meld(hand, top, rules) or top.is_joker:
-            return take
-        if rules.family == "melding" and self.wants_discard(observation, top, rules):
             return take
         taken = best_after_taking(hand, top.bit, rules.ace)
         unseen = unseen_mask(observation)

@@ -35,9 +35,10 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
     """The bot called ``name`` (or a difficulty name), seeded, with its options.
 
     Options go to the bot's constructor: ``knock_threshold`` (simple),
-    ``samples``, ``feed_weight`` and ``knock_cap`` (medium), ``time_budget``,
-    ``rollouts``, ``candidates`` and ``rollout_knock_threshold`` (hard). An option the bot does not take
-    raises :class:`BotError`.
+    ``samples``, ``feed_weight``, ``knock_cap``, ``lookahead`` and
+    ``hold_for_rummy`` among others (medium), ``time_budget``, ``rollouts``,
+    ``candidates`` and ``knock_samples`` (hard). An option the bot does not
+    take raises :class:`BotError`.
 
     >>> make_bot("hard", seed=3, rollouts=20).rollouts
     20
