@@ -61,7 +61,7 @@ from pyrummy.research.encoding import (
     observation_size,
     research_legal_actions,
 )
-from pyrummy.research.render import render_deal
+from pyrummy.research.render import render_for_mode
 
 #: Attempts at a deal where the learner gets to act before giving up.
 _REDEALS = 100
@@ -214,13 +214,7 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
         return {"action_mask": self.action_masks(), "seat": self.seat}
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_deal(self._deal())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_for_mode(self._deal(), self.render_mode)
 
     def close(self) -> None:
         self.deal = None

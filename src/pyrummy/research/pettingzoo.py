@@ -68,7 +68,7 @@ from pyrummy.research.encoding import (
     observation_size,
     research_legal_actions,
 )
-from pyrummy.research.render import render_deal
+from pyrummy.research.render import render_for_mode
 
 Schedule = Literal["turns", "cycle"]
 IllegalPolicy = Literal["raise", "ignore"]
@@ -279,13 +279,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     # -- display ----------------------------------------------------------------
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_deal(self._deal())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_for_mode(self._deal(), self.render_mode)
 
     def close(self) -> None:
         self.deal = None

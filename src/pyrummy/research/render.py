@@ -42,5 +42,17 @@ def render_deal(deal: Deal) -> str:
     return "\n".join(lines)
 
 
+def render_for_mode(deal: Deal, mode: str | None) -> str | None:
+    """What an environment's ``render()`` returns: the text for ``"ansi"``,
+    nothing for ``None``; ``"human"`` prints the text and returns nothing."""
+    if mode is None:
+        return None
+    text = render_deal(deal)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def _count(cards: int) -> str:
     return f"{cards} card" if cards == 1 else f"{cards} cards"
