@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck unit bench browser-deps clean
+.PHONY: run test lint typecheck unit bench system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,10 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n 2
 
-test: lint typecheck unit
+system-deps:
+	bash scripts/system-deps.sh
+
+test: system-deps lint typecheck unit
 
 # Benchmarks run beside the peers (RLCard, OpenSpiel), installed only here.
 $(BENCH_STAMP): pyproject.toml
