@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deal_helpers import legal, points, refused, snapshot
+from deal_helpers import draw_and_throw_back, legal, points, refused, snapshot
 from pyrummy.core.cards import CardSet, parse_card_list
 from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
 from pyrummy.core.rules import find_rules
@@ -112,22 +112,9 @@ def test_cards_taken_back_by_undo_are_public() -> None:
     assert deal.observe(0).known_cards[1] == CardSet("7H 8H 9H")
 
 
-def play_stock_out(deal: Deal) -> None:
-    """Draw from the stock and throw the drawn card back until it runs out."""
-    for _ in range(len(deal.stock)):
-        if deal.is_over:
-            return
-        seat = deal.current_seat
-        assert seat is not None
-        before = deal.hands(seat)
-        deal.apply("draw stock")
-        (drawn,) = deal.hands(seat) - before
-        deal.apply(f"discard {drawn}")
-
-
 def test_automatic_recycle_keeps_the_top_card_and_the_second_time_is_a_draw() -> None:
     deal = new_deal("rummy", 2, seed=4)
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     # The stock ran out; the recycle happened when the next turn started.
     assert deal.observe(None).exhaustions == 1
     assert deal.phase is Phase.DRAW and len(deal.discard_pile) == 1
@@ -140,7 +127,7 @@ def test_automatic_recycle_keeps_the_top_card_and_the_second_time_is_a_draw() ->
     assert deal.stock == pile_before[:-1]
     assert deal.stock[0] == deal.deck[20]
     assert deal.observe(0).public_stock == deal.stock
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     assert deal.is_over and deal.end_reason == "exhausted"
     assert deal.settlement is not None and deal.settlement.outcome == "draw"
     assert all(n == 0 for n in deal.settlement.net)
@@ -148,8 +135,8 @@ def test_automatic_recycle_keeps_the_top_card_and_the_second_time_is_a_draw() ->
 
 def test_cap_of_120_turns_is_a_draw() -> None:
     deal = new_deal("rummy", 2, seed=4, reuse_limit=100)
-    play_stock_out(deal)
+    draw_and_throw_back(deal, len(deal.stock))
     while not deal.is_over:
-        play_stock_out(deal)
+        draw_and_throw_back(deal, len(deal.stock))
     assert deal.end_reason == "cap" and deal.turn == 121
     assert deal.settlement is not None and deal.settlement.outcome == "draw"
