@@ -7,12 +7,12 @@ STAMP := $(VENV)/.installed-stamp
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck unit bench system-deps clean
+.PHONY: run test lint typecheck unit test-pythons bench system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,research]'
+	$(BIN)/python -m pip install -q -e '.[all,dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -31,7 +31,11 @@ unit: $(STAMP)
 system-deps:
 	bash scripts/system-deps.sh
 
-test: system-deps lint typecheck unit
+# The core's tests on Python 3.11-3.13 in venvs with no extra installed.
+test-pythons:
+	bash scripts/test-pythons.sh
+
+test: system-deps lint typecheck test-pythons unit
 
 # Benchmarks run beside the peers (RLCard, OpenSpiel), installed only here.
 $(BENCH_STAMP): pyproject.toml
@@ -45,4 +49,4 @@ bench: $(BENCH_STAMP)
 	$(BENCH_VENV)/bin/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH_VENV) .venv-py3.* .mypy_cache .pytest_cache .ruff_cache

@@ -1,5 +1,12 @@
-"""The web game's server: FastAPI app, storage and the live tables."""
+"""The web game's server: FastAPI app, storage and the live tables.
 
-from pyrummy.server.app import Settings, create_app
+Needs the ``web`` extra (``pip install 'pyrummy[web]'``).
+"""
+
+from pyrummy.extras import require
+
+require("web")
+
+from pyrummy.server.app import Settings, create_app  # noqa: E402  (after the check)
 
 __all__ = ["Settings", "create_app"]
