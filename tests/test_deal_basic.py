@@ -114,8 +114,14 @@ def test_reuse_limit_ends_the_deal_with_no_winner() -> None:
     hands = [deal.hands(s) for s in range(2)]
     deal.apply("decline")
     assert deal.is_over and deal.end_reason == "exhausted"
-    assert deal.settlement is not None and deal.settlement.outcome == "draw"
+    # Seed 004: «Если игра заканчивается без выхода, все игроки считают
+    # ценность карт, оставшихся в их руках. Победителем становится игрок с
+    # наименьшим количеством очков…» -- not a 0-0 draw.
+    assert deal.settlement is not None and deal.settlement.outcome == "block"
     assert deal.settlement.net == settle_no_winner(hands, deal.rules).net
+    values = deal.settlement.counts
+    low = min(values)
+    assert max(deal.settlement.net) == sum(values) - low * len(values) > 0
 
 
 def test_block_ends_at_the_first_decline_and_the_lowest_hand_collects() -> None:

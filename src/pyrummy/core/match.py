@@ -17,6 +17,11 @@ How a match ends is the preset's ``rules.match_end``:
   a total of ``-target`` or less. ``basic`` with ``scoring=penalty`` and the
   default ``match_end=target`` ends this way too (RULES.md §5: "when someone
   reaches 100 the lowest total wins").
+* ``scoring=pay_per_point`` with the default ``match_end=target`` plays a
+  fixed number of deals instead (seed 004: «Сеанс будет длиться определенное
+  количество раздач, а не разыгрываться до целевого счета»): ``rules.deals``
+  deals, or one round of dealers (each player deals once) when ``deals`` is
+  0, the default. ``match_end=penalty_limit`` still applies if chosen.
 
 In every case the highest total wins, and players tied on the highest share
 the win (:attr:`Standings.winners`).
@@ -99,14 +104,15 @@ class Standings:
 
 
 def match_end_of(rules: Rules) -> str:
-    """The ending that applies: ``penalty`` scoring to a target is a penalty limit.
+    """The ending that applies (:attr:`Rules.ending`): ``penalty`` scoring to a
+    target is a penalty limit, ``pay_per_point`` a fixed number of deals.
 
     >>> match_end_of(find_rules("basic")), match_end_of(find_rules("basic", scoring="penalty"))
     ('target', 'penalty_limit')
+    >>> match_end_of(find_rules("basic", scoring="pay_per_point", deals=5))
+    'deals'
     """
-    if rules.match_end == "target" and rules.scoring == "penalty" and rules.family == "melding":
-        return "penalty_limit"
-    return rules.match_end
+    return rules.ending
 
 
 def check_ending(rules: Rules) -> None:
