@@ -43,9 +43,14 @@ Rulings where RULES.md is silent (see also ``docs/actions.md``):
   they go out this turn, or undo). The one-meld-per-turn limit does not
   apply to that turn: going down all at once needs several melds.
 - *Going rummy* counts a joker exchange as having put cards down.
-- *Undo limit*: at most ``UNDO_LIMIT`` undos in one turn, so that every deal
-  ends whatever the players do (draw the discard, undo, draw it again... would
-  otherwise never end: the turn cap counts turns, not actions).
+- *Undo has no limit* (seed 001: «До сброса любой шаг можно отменить»): a
+  person may undo as often as they like before the discard. A deal therefore
+  ends only if the players stop undoing at some point (draw the discard,
+  undo, draw it again... is a loop the turn cap cannot end, as it counts
+  turns, not actions). Bots and the research environments never undo;
+  random or scripted play that offers undo must bound it itself (see
+  ``tests/test_deal_termination.py``). ``Observation.undos_this_turn``
+  still counts the undos of the turn, for display.
 - *Turn cap*: the turn numbered ``rules.turn_cap + 1`` is never played: the
   deal ends with nobody out (knock: showdown without a knocker; melding:
   :func:`settle_no_winner`; gin: a draw).
@@ -127,8 +132,6 @@ _PHASE_OVER: Final = Phase.OVER
 _KIND_DRAW_STOCK: Final = ActionKind.DRAW_STOCK
 _KIND_DRAW_DISCARD: Final = ActionKind.DRAW_DISCARD
 _KIND_UNDO: Final = ActionKind.UNDO
-#: Undos allowed in one turn (a ruling: see the module docstring).
-UNDO_LIMIT: Final = 10
 _KIND_DISCARD: Final = ActionKind.DISCARD
 _KIND_KNOCK: Final = ActionKind.KNOCK
 _KIND_MELD: Final = ActionKind.MELD
@@ -682,7 +685,7 @@ class Deal:
         taken = self._taken
         options = hand if taken is None else hand & ~(1 << taken)
         result = _card_actions(_discard_tables(), options)
-        if self._undo and self._undos_turn < UNDO_LIMIT:
+        if self._undo:
             result = (UNDO, *result)
         rules = self.rules
         if rules.family == "knock":
@@ -710,7 +713,7 @@ class Deal:
     def _meld_phase_actions(self) -> tuple[Action, ...]:
         seat = self._seat
         hand = self._hands[seat]
-        result: list[Action] = [UNDO] if self._undo and self._undos_turn < UNDO_LIMIT else []
+        result: list[Action] = [UNDO] if self._undo else []
         if self._discard_allowed(hand):
             options = hand if self._taken is None else hand & ~(1 << self._taken)
             result += _card_actions(_discard_tables(), options)
@@ -922,7 +925,7 @@ class Deal:
 
     def _meld(self, seat: int, action: Action) -> None:
         self._undo.append(("table", self._snapshot(seat)))
-        meld = _meld_of(action.cards, self.rules)
+        meld = _meld_of(action, self.rules)
         mask = 0
         for card in action.cards:
             mask |= card.bit
@@ -1131,8 +1134,6 @@ class Deal:
                 if self._drawn is not None and self._taken is None:
                     return Message.of("action.stock_draw_final")
                 return Message.of("action.nothing_to_undo")
-            if self._undos_turn >= UNDO_LIMIT:
-                return Message.of("action.undo_limit", limit=str(UNDO_LIMIT))
             return None
         if kind is ActionKind.DRAW_STOCK:
             if phase is Phase.DECLINE:
@@ -1199,7 +1200,7 @@ class Deal:
         if missing:
             return Message.of("action.not_in_hand", card=show_cards(missing))
         try:
-            check_meld(action.cards, self.rules)
+            check_meld(action.cards, self.rules, run=action.run)
         except RummyError as exc:
             return Message.of("action.invalid_meld", reason=str(exc))
         if not self._meld_allowed():
@@ -1213,9 +1214,10 @@ class Deal:
 # -- meld helpers ---------------------------------------------------------------
 
 
-def _meld_of(cards: tuple[Card, ...], rules: Rules) -> Meld:
+def _meld_of(action: Action, rules: Rules) -> Meld:
     """The table meld of a canonical meld action (jokers stay where listed)."""
-    meld = check_meld(cards, rules)
+    cards = action.cards
+    meld = check_meld(cards, rules, run=action.run)
     if meld.jokers and meld.cards != cards and meld.kind is MeldKind.RUN:
         # check_meld read the order given; keep the canonical joker numbering.
         return Meld(meld.kind, canonical_jokers(meld.cards), meld.represents)
@@ -1310,26 +1312,29 @@ def _meld_numbers(space: ActionSpace, hand: int) -> list[tuple[int, int]]:
     jokers = hand >> N_STANDARD
     if jokers:
         # Melds with jokers, rank by rank and suit by suit (each part cached):
-        # a set needs two suits of its rank, a run two cards of its suit.
+        # with one joker a set needs two suits of its rank and a run two
+        # cards of its suit; with two jokers or more, one real card will do.
+        many = jokers & (jokers - 1)
         jokers <<= N_STANDARD
-        two = (s & (h | d | c)) | (h & (d | c)) | (d & c)
-        while two:
-            low = two & -two
-            two ^= low
+        ranks = (s | h | d | c) if many else (s & (h | d | c)) | (h & (d | c)) | (d & c)
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
             found += _joker_melds_of(
-                space, hand & _RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers
+                space, hand & _RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers, False
             )
         for base, pattern in ((0, s), (13, h), (26, d), (39, c)):
-            if pattern & (pattern - 1):
-                found += _joker_melds_of(space, pattern << base | jokers)
+            if pattern & (pattern - 1) or (many and pattern):
+                found += _joker_melds_of(space, pattern << base | jokers, True)
     return found
 
 
 @lru_cache(maxsize=1 << 15)
-def _joker_melds_of(space: ActionSpace, part: int) -> tuple[tuple[int, int], ...]:
-    """The melds with jokers of one rank's or one suit's cards plus the jokers."""
+def _joker_melds_of(space: ActionSpace, part: int, runs: bool) -> tuple[tuple[int, int], ...]:
+    """The sets with jokers of one rank's cards plus the jokers, or the runs
+    with jokers of one suit's cards plus the jokers (``runs``)."""
     index = space.meld_index
-    return tuple((index[key], key[0]) for key in _joker_meld_keys(part, space.ace))
+    return tuple((index[key], key[0]) for key in _joker_meld_keys(part, space.ace, runs))
 
 
 @cache
@@ -1410,7 +1415,8 @@ _ACE_RULES: Final[dict[str, Rules]] = {
 def _joker_runs_in_suit(
     pattern: int, jokers: int, ace: str
 ) -> tuple[tuple[int, tuple[int, ...], int], ...]:
-    """Runs with 1..``jokers`` jokers in one suit holding ``pattern`` (13 bits):
+    """Runs with 1..``jokers`` jokers and one real card or more in one suit
+    holding ``pattern`` (13 bits):
     (ranks of the real cards used, ranks the jokers stand for in position
     order, number of jokers)."""
     found = []
@@ -1421,10 +1427,11 @@ def _joker_runs_in_suit(
         ranks = [(start + i) % 13 for i in range(length)]
         held = [i for i, rank in enumerate(ranks) if pattern >> rank & 1]
         gaps = length - len(held)
-        if gaps > jokers or len(held) < 2:
+        if gaps > jokers or not held:
             continue
         missing = [i for i in range(length) if not pattern >> ranks[i] & 1]
-        for count in range(max(gaps, 1), min(jokers, length - 2) + 1):
+        # At least one real card stays in the run.
+        for count in range(max(gaps, 1), min(jokers, length - 1) + 1):
             for extra in combinations(held, count - gaps):
                 positions = sorted(missing + list(extra))
                 reals = sum(1 << ranks[i] for i in held if i not in extra)
@@ -1432,8 +1439,9 @@ def _joker_runs_in_suit(
     return tuple(found)
 
 
-def _joker_meld_keys(hand: int, ace: str) -> list[MeldKey]:
-    """Every meld with jokers (at least two real cards) made of the hand's cards.
+def _joker_meld_keys(hand: int, ace: str, runs: bool | None = None) -> list[MeldKey]:
+    """Every meld with jokers (at least one real card) made of the hand's cards:
+    only sets (``runs=False``), only runs (``True``) or both (``None``).
 
     Jokers are numbered in position order (X1 before X2): one action per
     placement of jokers, whichever joker goes where.
@@ -1445,18 +1453,18 @@ def _joker_meld_keys(hand: int, ace: str) -> list[MeldKey]:
         [sum(1 << j for j in chosen) for chosen in combinations(jokers, count)]
         for count in range(4)
     ]
-    for rank in range(13):
+    for rank in range(13 if runs is not True else 0):
         present = [13 * suit + rank for suit in range(4) if real >> (13 * suit + rank) & 1]
-        for reals in (2, 3):
+        for reals in (1, 2, 3):
             for group in combinations(present, reals):
                 group_mask = sum(1 << i for i in group)
-                for count in range(1, min(len(jokers), 4 - reals) + 1):
+                for count in range(max(1, 3 - reals), min(len(jokers), 4 - reals) + 1):
                     keys += [(group_mask | js, ()) for js in joker_sets[count]]
-    if not jokers:
+    if not jokers or runs is False:
         return keys
     for suit in range(4):
         pattern = real >> (13 * suit) & 0x1FFF
-        if pattern.bit_count() < 2:
+        if not pattern:
             continue
         base = 13 * suit
         for reals, stands, count in _joker_runs_in_suit(pattern, len(jokers), ace):
