@@ -51,14 +51,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 from pyrummy.core.actions import Action
-from pyrummy.core.deal import Deal, new_deal
-from pyrummy.core.errors import IllegalActionError, RulesError
+from pyrummy.core.cards import Card
+from pyrummy.core.deal import Deal, HandsLike, new_deal
+from pyrummy.core.errors import IllegalActionError, RulesError, SetupError
 from pyrummy.core.ledger import Ledger
 from pyrummy.core.rules import Rules, find_rules
 
@@ -344,6 +345,10 @@ def new_match(
     seed: int | None = None,
     dealer: int | None = None,
     names: Sequence[str] | None = None,
+    *,
+    hands: HandsLike | None = None,
+    upcard: str | Card | None = None,
+    stock: str | Iterable[Card] | None = None,
     **options: object,
 ) -> Match:
     """A new match, its first deal dealt.
@@ -352,6 +357,16 @@ def new_match(
     for ``rummy`` the person in seat 0 plays first, so the first dealer is
     the seat to their right, ``players - 1``). ``options`` change the rules
     (validated by :func:`pyrummy.core.rules.find_rules`).
+
+    ``hands`` (with ``upcard`` and ``stock``) sets up the first deal as
+    :func:`~pyrummy.core.deal.new_deal` does; the deals after it are
+    shuffled as usual. The record of such a match keeps every deck and no
+    ``Seed`` header.
+
+    >>> m = new_match("gin", players=2, seed=1, dealer=1, hands=[
+    ...     "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"], upcard="KC")
+    >>> str(m.deal.hands(0)), m.deal.discard_pile, m.current_seat
+    ('AS 2S 3S 4S 5S 6S 7S 8S 9S TS', (Card('KC'),), 0)
 
     >>> new_match("rummy", players=3, seed=1).deal.dealer
     2
@@ -376,4 +391,19 @@ def new_match(
             dealer = _first_dealer_from_seed(seed, players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise RulesError(f"dealer {dealer!r} is not a seat of {players} players")
-    return Match(resolved, players, dealer, check_names(names, players), seed)
+    match = Match(resolved, players, dealer, check_names(names, players), seed)
+    if hands is not None:
+        match._replace_deal(
+            new_deal(
+                resolved,
+                players=players,
+                seed=match.deal_seed_of(1),
+                dealer=dealer,
+                hands=hands,
+                upcard=upcard,
+                stock=stock,
+            )
+        )
+    elif upcard is not None or stock is not None:
+        raise SetupError("upcard and stock set up a position: give the hands too")
+    return match
