@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deal_helpers import draw_and_throw_back, legal, refused
 from pyrummy.core.cards import CardSet
-from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
+from pyrummy.core.deal import Deal, Phase, new_deal
 from pyrummy.core.rules import find_rules
 from pyrummy.core.settlement import settle_no_winner
 
@@ -12,8 +12,8 @@ SEAT0 = "6H AC 3C 5C 7C 9C JC QC KC 4D"
 
 
 def basic(seat1: str, stock: str = "TH", upcard: str = "KD", **options: object) -> Deal:
-    deck = arrange_deck("basic", [SEAT0, seat1], upcard, stock)
-    return Deal.from_deck(find_rules("basic", **options), 2, 0, deck)
+    rules = find_rules("basic", **options)
+    return new_deal(rules, hands=[SEAT0, seat1], upcard=upcard, stock=stock, seed=1)
 
 
 ONE_PER_TURN = "7H 8H 9H 2C 2D 2S 3S 3H 3D JH"
