@@ -5,6 +5,13 @@ registry with aliases; :func:`find_rules` looks one up and applies options,
 refusing unknown names and out-of-range values (nothing is silently
 defaulted).
 
+Rulings read from the sources (see ``docs/rules.md``): ``nobody_out`` is how
+a melding deal that nobody went out of scores under ``winner_collects``:
+seed 004's general rule (the lowest hand scores the differences to every
+other hand; ``basic``, ``block``, ``rotham``) or seed 001's draw
+(``rummy``). ``scoring=pay_per_point`` turns the default ``match_end=target``
+into a fixed number of deals (:attr:`Rules.ending`).
+
 >>> find_rules("poker-rum").name
 'knock'
 >>> rules = find_rules("basic", ace="high_or_low", going_rummy="double")
