@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -476,3 +477,22 @@ def test_play_command_refuses_a_bad_position(capsys: pytest.CaptureFixture[str])
     status = main(["play", "--rules", "gin", "--bots", "simple", "--hands", "AS 2S / AH 2H"])
     assert status == 2
     assert "seat 0 must get 10 cards in gin" in capsys.readouterr().err
+
+
+def test_replay_command_reads_a_position_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pyrummy.cli.main import main
+
+    record = tmp_path / "position.txt"
+    record.write_text(
+        '[Game "deal"]\n[Rules "gin"]\n[Players "2"]\n\nDeal 1\nDealer: 0\n'
+        "Hands: 7S 8S 9S 7D 7C 2H 3H 4H 5C KD / AS 2S 3S 4C 5H 6H 7H 8C 9D TD\n"
+        "Upcard: QH\nStock: KS\n1: draw stock\n1: discard KS\n0: draw discard\n",
+        encoding="utf-8",
+    )
+    assert main(["replay", str(record)]) == 0
+    assert "3 actions): not over" in capsys.readouterr().out
+    record.write_text(record.read_text(encoding="utf-8").replace("Upcard: QH", "Upcard: KD"))
+    assert main(["replay", str(record)]) == 2
+    assert "KD is given twice" in capsys.readouterr().err
