@@ -496,3 +496,24 @@ def test_replay_command_reads_a_position_record(
     record.write_text(record.read_text(encoding="utf-8").replace("Upcard: QH", "Upcard: KD"))
     assert main(["replay", str(record)]) == 2
     assert "KD is given twice" in capsys.readouterr().err
+
+
+def test_the_terminal_names_a_run_with_m_run() -> None:
+    from pyrummy.cli.play.commands import interpret
+
+    deal = rotham_position("5H X1 X2 2C 2D KS QD JD")
+    hand = list(deal.hands(1))
+    by_text = {
+        text: interpret(text, deal.legal_actions(), hand, "rotham").action
+        for text in ("m run x1 5h x2", "m 5h x1 x2", "meld run X1 X2 5H", "m 5h x2 x1")
+    }
+    assert {text: str(action) for text, action in by_text.items()} == {
+        "m run x1 5h x2": "meld run X1 5H X2",
+        "m 5h x1 x2": "meld 5H X1 X2",
+        "meld run X1 X2 5H": "meld run X1 X2 5H",
+        "m 5h x2 x1": "meld 5H X2 X1",
+    }
+    action = by_text["m run x1 5h x2"]
+    assert action is not None
+    deal.apply(action)
+    assert deal.table[0].meld.kind is MeldKind.RUN
