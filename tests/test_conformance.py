@@ -282,13 +282,14 @@ def check_result(deal: Deal) -> None:
     if result.outcome in ("out", "rummy"):
         check_going_out(rules, values, result.outcome, net)
     elif result.outcome == "draw":
-        assert rules.scoring == "winner_collects" and rules.stock_end != "block"
+        assert rules.scoring == "winner_collects" and rules.nobody_out == "draw"
         assert all(n == 0 for n in net)
     elif result.outcome == "penalty":
         assert rules.scoring == "penalty"
         assert list(net) == [-v for v in values]
     else:
         assert result.outcome == "block"
+        assert rules.scoring == "pay_per_point" or rules.nobody_out == "lowest_collects"
         low = min(values)
         winners = [s for s, v in enumerate(values) if v == low]
         assert list(result.winners) == winners
@@ -340,6 +341,13 @@ def check_going_out(
 
 # -- playing -----------------------------------------------------------------------
 
+#: Random players undo at most this often in one turn (people have no limit).
+UNDOS_PER_TURN = 3
+
+
+def without_undo(legal: Sequence[Action]) -> list[Action]:
+    return [action for action in legal if action.kind is not ActionKind.UNDO]
+
 
 def play_checked_deal(
     deal: Deal,
@@ -358,6 +366,7 @@ def play_checked_deal(
     """
     face_up = 0
     steps = 0
+    turn = undos = 0
     if rate is None:
         rate = {"knock": 1.0, "gin": 0.5}.get(deal.rules.family, 0.25)
     moves = None if line is None else iter(line)
@@ -377,7 +386,15 @@ def play_checked_deal(
             check_illegal_actions(deal, legal, rng)
         if rng.randrange(replay_every) == 0:
             check_replay(deal)
-        action = rng.choice(legal) if moves is None else next(moves, None)
+        if moves is None:
+            if deal.turn != turn:
+                turn, undos = deal.turn, 0
+            # Undo has no limit for people: random play bounds it itself.
+            choices = legal if undos < UNDOS_PER_TURN else without_undo(legal)
+            action = rng.choice(choices)
+            undos += action.kind is ActionKind.UNDO
+        else:
+            action = next(moves, None)
         if action is None:
             return deal  # the pinned line ends before the deal does
         deal.apply(action)

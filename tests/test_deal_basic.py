@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deal_helpers import draw_and_throw_back, legal, refused
 from pyrummy.core.cards import CardSet
-from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
+from pyrummy.core.deal import Deal, Phase, new_deal
 from pyrummy.core.rules import find_rules
 from pyrummy.core.settlement import settle_no_winner
 
@@ -12,8 +12,8 @@ SEAT0 = "6H AC 3C 5C 7C 9C JC QC KC 4D"
 
 
 def basic(seat1: str, stock: str = "TH", upcard: str = "KD", **options: object) -> Deal:
-    deck = arrange_deck("basic", [SEAT0, seat1], upcard, stock)
-    return Deal.from_deck(find_rules("basic", **options), 2, 0, deck)
+    rules = find_rules("basic", **options)
+    return new_deal(rules, hands=[SEAT0, seat1], upcard=upcard, stock=stock, seed=1)
 
 
 ONE_PER_TURN = "7H 8H 9H 2C 2D 2S 3S 3H 3D JH"
@@ -114,8 +114,14 @@ def test_reuse_limit_ends_the_deal_with_no_winner() -> None:
     hands = [deal.hands(s) for s in range(2)]
     deal.apply("decline")
     assert deal.is_over and deal.end_reason == "exhausted"
-    assert deal.settlement is not None and deal.settlement.outcome == "draw"
+    # Seed 004: «Если игра заканчивается без выхода, все игроки считают
+    # ценность карт, оставшихся в их руках. Победителем становится игрок с
+    # наименьшим количеством очков…» -- not a 0-0 draw.
+    assert deal.settlement is not None and deal.settlement.outcome == "block"
     assert deal.settlement.net == settle_no_winner(hands, deal.rules).net
+    values = deal.settlement.counts
+    low = min(values)
+    assert max(deal.settlement.net) == sum(values) - low * len(values) > 0
 
 
 def test_block_ends_at_the_first_decline_and_the_lowest_hand_collects() -> None:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from deal_helpers import draw_and_throw_back
-from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
+from pyrummy.core.deal import Deal, Phase, new_deal
 from pyrummy.core.errors import IllegalActionError
 
 KNOCKER = "AS 2S 3S 4H 5H 6H 7D 7S 7C 9C"  # deadwood 9 (9C)
@@ -16,7 +16,7 @@ DEFENDER = "AD 2D 3D 4C 5C 6C 8S 9S TS 2C"  # deadwood 2 (2C)
 
 def gin_deal(stock: str = "KD", knocker: str = KNOCKER, defender: str = DEFENDER) -> Deal:
     # Dealer 0: seat 1 plays first and is the knocker in these scenarios.
-    return Deal.from_deck("gin", 2, 0, arrange_deck("gin", [defender, knocker], "QH", stock))
+    return new_deal("gin", hands=[defender, knocker], upcard="QH", stock=stock, seed=1)
 
 
 def test_two_hands_of_ten_and_seat_one_starts() -> None:

@@ -11,7 +11,7 @@ import pytest
 from deal_helpers import draw_and_throw_back, refused, snapshot
 from pyrummy.core.actions import parse_action
 from pyrummy.core.cards import ALL_CARDS, CardSet, parse_card_list
-from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
+from pyrummy.core.deal import Deal, Phase, new_deal
 from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.settlement import settle
 
@@ -60,7 +60,7 @@ def knock_deal() -> Deal:
         "4H 5H 6H QC QD QS 8D",
         "2C 4C 6D 8S TS JH KD",
     ]
-    return Deal.from_deck("knock", 3, 0, arrange_deck("knock", hands, "KS", "2D 5C"))
+    return new_deal("knock", hands=hands, upcard="KS", stock="2D 5C", seed=1)
 
 
 def test_knock_ends_the_deal_at_once_and_hides_the_knock_card() -> None:

@@ -6,7 +6,7 @@ import random
 
 from deal_helpers import legal, points, refused
 from pyrummy.core.cards import CardSet
-from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
+from pyrummy.core.deal import Deal, Phase, new_deal
 from pyrummy.core.rules import find_rules
 
 ROTHAM = find_rules("rotham")
@@ -16,8 +16,16 @@ OTHER0 = "6H 3C 5C 7C 9C JC QC"
 
 
 def rotham(seat1: str, stock: str = "TD 6D", deal_number: int = 1, seat0: str = SEAT0) -> Deal:
-    deck = arrange_deck(ROTHAM, [seat0, seat1, SEAT2], "4D", stock)
-    return Deal.from_deck(ROTHAM, 3, 0, deck, deal_number)
+    """Seat 1 plays first (8 cards); the stock's top is given, the rest shuffled."""
+    return new_deal(
+        ROTHAM,
+        hands=[seat0, seat1, SEAT2],
+        upcard="4D",
+        stock=stock,
+        dealer=0,
+        deal_number=deal_number,
+        seed=deal_number,
+    )
 
 
 def test_fifty_five_cards_and_the_starter_gets_eight_without_a_draw() -> None:

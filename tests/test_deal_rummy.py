@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deal_helpers import draw_and_throw_back, legal, points, refused, snapshot
 from pyrummy.core.cards import CardSet, parse_card_list
-from pyrummy.core.deal import Deal, Phase, arrange_deck, new_deal
+from pyrummy.core.deal import Deal, Phase, new_deal
 from pyrummy.core.rules import find_rules
 
 SEAT0 = "AC 3C 5C 7C 9C JC QC"  # 45
@@ -12,8 +12,8 @@ SEAT2 = "AS 3S 5S 7S 9S JS 6H"  # 41
 
 
 def rummy(seat1: str, upcard: str = "4D", stock: str = "TH", **options: object) -> Deal:
-    deck = arrange_deck("rummy", [SEAT0, seat1, SEAT2], upcard, stock)
-    return Deal.from_deck(find_rules("rummy", **options), 3, 0, deck)
+    rules = find_rules("rummy", **options)
+    return new_deal(rules, hands=[SEAT0, seat1, SEAT2], upcard=upcard, stock=stock, seed=1)
 
 
 def test_meld_lists_every_meld_and_accepts_any_card_order() -> None:

@@ -203,14 +203,6 @@ EXPLANATIONS = [
         "комбинация не может состоять из одних джокеров",
     ),
     (
-        "7H X1 X2",
-        LOW,
-        "7♥ 🃏1 🃏2: with jokers a meld needs at least 2 real cards, "
-        "so that it is clear whether it is a set or a run",
-        "7♥ 🃏1 🃏2: в комбинации с джокерами нужно хотя бы 2 настоящие карты, "
-        "чтобы было понятно, сет это или стрит",
-    ),
-    (
         "5H X1 9H",
         LOW,
         "5♥ 9♥ 🃏1: 6♥ 7♥ 8♥ are missing, more than the jokers can fill",

@@ -527,8 +527,10 @@ def test_going_out_winner_must_have_an_empty_hand() -> None:
 @pytest.mark.parametrize(
     ("preset", "options", "outcome", "net"),
     [
-        ("basic", {}, "draw", (0, 0, 0)),
+        ("basic", {}, "block", (0, 0, 17)),
+        ("rotham", {}, "block", (0, 0, 17)),
         ("rummy", {}, "draw", (0, 0, 0)),
+        ("basic", {"nobody_out": "draw"}, "draw", (0, 0, 0)),
         ("block", {}, "block", (0, 0, 17)),
         ("basic", {"stock_end": "block"}, "block", (0, 0, 17)),
         ("basic", {"scoring": "penalty"}, "penalty", (-6, -15, -2)),

@@ -129,8 +129,11 @@ def test_ace_options(cards: str, ace: str, expected: int) -> None:
     [
         ("X1", 15),
         ("5H 6H X1 X2", 0),
-        # a meld with jokers needs two real cards (the melds.py ruling)
-        ("5H X1 X2", 35),
+        # one real card and two jokers are a meld (seed 004: a joker may
+        # replace any card needed for a set or a run)
+        ("5H X1 X2", 0),
+        ("5H X1 X2 X3 KC", 5),
+        ("5H 9C X1 X2", 5),
         ("5H 7H X1 KC", 10),
         # the joker stands for 6H while the real 6H sits in a set
         ("5H 6H 7H 6S 6D X1 2C", 2),

@@ -25,6 +25,20 @@ A whole deal by code, from observations and legal actions:
 ...     deal.apply(rng.choice(deal.legal_actions()))
 >>> sum(deal.settlement.net)
 Fraction(0, 1)
+
+A position set up by hand (a puzzle, a real table's deal): every seat's
+cards, the first discard and the top of the stock; the rest is shuffled by
+``seed``. Bad positions raise a narrow :class:`SetupError`.
+
+>>> deal = pyrummy.new_deal("rummy", hands=["7H 8H 9H 2C 2D 2S 5S", "AS KD QC 4H 6D 9C TC",
+...                                         "3S 4S 5D 8C JC QD KH"], upcard="KS", dealer=2, seed=1)
+>>> deal.current_seat, str(deal.hands(0)), deal.discard_pile
+(0, '2S 5S 7H 8H 9H 2D 2C', (Card('KS'),))
+>>> pyrummy.new_deal("knock", hands=["X1 2S 3S 4S 5S 6S 7S", "AH 2H 3H 4H 5H 6H 7H",
+...                                  "AD 2D 3D 4D 5D 6D 7D"])
+Traceback (most recent call last):
+...
+pyrummy.core.errors.CardNotInDeckError: X1 (seat 0's hand) is not in the deck of knock: it has no jokers
 """
 
 from typing import TYPE_CHECKING
@@ -33,12 +47,16 @@ from pyrummy.core.actions import Action, ActionKind, parse_action
 from pyrummy.core.cards import Card, CardSet, Rank, Suit, parse_card, parse_cards
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import (
+    CardGivenTwiceError,
     CardNotationError,
+    CardNotInDeckError,
     DuplicateCardError,
+    HandSizeError,
     IllegalActionError,
     RecordError,
     RulesError,
     RummyError,
+    SetupError,
 )
 from pyrummy.core.ledger import Ledger, Transfer
 from pyrummy.core.match import Match, new_match
@@ -71,10 +89,13 @@ __all__ = [
     "ActionKind",
     "Arrangement",
     "Card",
+    "CardGivenTwiceError",
+    "CardNotInDeckError",
     "CardNotationError",
     "CardSet",
     "Deal",
     "DuplicateCardError",
+    "HandSizeError",
     "IllegalActionError",
     "Ledger",
     "Match",
@@ -86,6 +107,7 @@ __all__ = [
     "RulesError",
     "RummyError",
     "Settlement",
+    "SetupError",
     "Suit",
     "Transfer",
     "best_arrangement",

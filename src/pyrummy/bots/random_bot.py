@@ -1,4 +1,8 @@
-"""The random bot: a uniformly random legal action from a seeded generator."""
+"""The random bot: a uniformly random legal action from a seeded generator.
+
+It never undoes: undo has no limit in a turn (it is there for people), so a
+bot that undid at random could loop in one turn for a long time.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,12 @@ import random
 from collections.abc import Sequence
 
 from pyrummy.bots.base import require_actions
-from pyrummy.core.actions import Action
+from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.observation import Observation
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions; the same seed gives the same picks.
+    """Picks uniformly among the legal actions but undo; the same seed gives the same picks.
 
     >>> from pyrummy.core.actions import parse_action
     >>> actions = [parse_action("draw stock"), parse_action("draw discard")]
@@ -28,4 +32,5 @@ class RandomBot:
 
     def choose(self, observation: Observation | None, legal_actions: Sequence[Action]) -> Action:
         require_actions(legal_actions)
-        return legal_actions[self.rng.randrange(len(legal_actions))]
+        choices = [a for a in legal_actions if a.kind is not ActionKind.UNDO] or list(legal_actions)
+        return choices[self.rng.randrange(len(choices))]

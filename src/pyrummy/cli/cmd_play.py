@@ -4,6 +4,13 @@ You sit in seat 0; each name in ``--bots`` takes the next seat, so the
 number of players is the number of bots + 1. Type ``?`` at the prompt for
 the keys; the full text form of every action (``discard 7H``,
 ``meld 7H 8H 9H``, ``layoff 9H 2``) works too.
+
+To play a position (a puzzle, a hand from a real table), give every seat's
+cards with ``--hands "7H 8H 9H ... / 2C 3C 4C ..."`` (yours first, seats
+separated by ``/``), and optionally the discard pile's first card with
+``--upcard KS``, the top of the stock with ``--stock "QC JC"`` and the first
+dealer with ``--dealer N`` (the seat after the dealer plays first). Only the
+first deal is set up; what is not given is shuffled by ``--seed``.
 """
 
 from __future__ import annotations
@@ -52,6 +59,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-pause", action="store_true", help="do not wait for Enter between deals"
     )
+    position = parser.add_argument_group("a set-up first deal")
+    position.add_argument(
+        "--hands",
+        default=None,
+        metavar="CARDS / CARDS ...",
+        help="every seat's cards, yours first, seats separated by /",
+    )
+    position.add_argument("--upcard", default=None, metavar="CARD", help="the first discard")
+    position.add_argument(
+        "--stock", default=None, metavar="CARDS", help="the top of the stock, top card first"
+    )
+    position.add_argument(
+        "--dealer", type=_whole, default=None, metavar="SEAT", help="the first dealer"
+    )
     parser.set_defaults(func=run)
 
 
@@ -98,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
         options=options,
         pause_between_deals=not args.no_pause,
         bot_delay=args.delay if console.is_terminal else 0.0,
+        dealer=args.dealer,
+        hands=args.hands,
+        upcard=args.upcard,
+        stock=args.stock,
     )
     session.run()
     return 0

@@ -8,6 +8,11 @@ Text forms: ``draw stock``, ``draw discard``, ``decline``, ``discard 7H``,
 ``knock 7H``, ``meld 7H 8H 9H``, ``layoff 9H 2`` (the number of a table meld,
 from 0, in the order the melds were laid), ``swap-joker 5H 1``, ``undo``.
 
+Rotham, one real card and jokers (ruling, see :mod:`pyrummy.core.melds`):
+``meld 5H X1 X2`` is a *set* of fives; the player names a run with the word
+``run`` after ``meld``, the cards in run order, each joker where it stands:
+``meld run 5H X1 X2`` is 5♥ 6♥ 7♥, ``meld run X1 5H X2`` is 4♥ 5♥ 6♥.
+
 >>> action = parse_action("Meld 9♥ 7h 8H")
 >>> str(action), action.kind.name
 ('meld 9H 7H 8H', 'MELD')
@@ -87,10 +92,15 @@ class Action:
     kind: ActionKind
     cards: tuple[Card, ...] = ()
     target: int | None = None
+    #: A meld the player names a run: needed only where the cards alone do
+    #: not say it (one real card and jokers, which is otherwise a set).
+    run: bool = False
 
     def __str__(self) -> str:
         # Tables, not properties: records and views print every action.
         parts = [_WORD_OF_KIND[self.kind], *[_CARD_NAMES[card.index] for card in self.cards]]
+        if self.run:
+            parts.insert(1, "run")
         if self.target is not None:
             parts.append(str(self.target))
         return " ".join(parts)
@@ -191,12 +201,15 @@ def parse_action(text: str) -> Action:
             raise _unreadable(text, f"{kind.word} takes exactly one card")
         return Action(kind, (_card(text, args[0]),))
     if kind is ActionKind.MELD:
+        run = bool(args) and args[0].lower() == "run"
+        if run:
+            args = args[1:]
         if not args:
             raise _unreadable(text, "meld needs its cards, like 'meld 7H 8H 9H'")
         cards = tuple(_card(text, word) for word in args)
         if len(set(cards)) != len(cards):
             raise _unreadable(text, "a card appears twice")
-        return Action(kind, cards)
+        return Action(kind, cards, run=run)
     if len(args) != 2 or not args[1].isdigit():
         example = "layoff 9H 2" if kind is ActionKind.LAYOFF else "swap-joker 5H 1"
         raise _unreadable(
@@ -258,8 +271,11 @@ def _plain_melds(ace: AceRule) -> Iterator[tuple[Card, ...]]:
             yield tuple(Card(Rank((start + i) % 13), suit) for i in range(length))
 
 
-def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[Card, ...]]:
-    """Every meld with jokers (at least two real cards), in encoding order."""
+def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[tuple[Card, ...], bool]]:
+    """Every meld with jokers (at least one real card), in encoding order, and
+    whether it is a run. The melds of one real card come after the others,
+    so the numbers of the melds with two or more real cards did not move
+    when one real card became enough."""
     available = JOKERS[:jokers]
     for rank in Rank:
         suits = [Card(rank, suit) for suit in Suit]
@@ -267,7 +283,7 @@ def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[Card, ...]]:
             for real in combinations(suits, reals):
                 for count in range(1, 4 - reals + 1):
                     for chosen in combinations(available, count):
-                        yield (*real, *chosen)
+                        yield (*real, *chosen), False
     for suit in Suit:
         for start, length in run_windows(ace):
             represents = [Card(Rank((start + i) % 13), suit) for i in range(length)]
@@ -275,15 +291,39 @@ def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[Card, ...]]:
                 for positions in combinations(range(length), count):
                     for chosen in combinations(available, count):
                         placed = iter(chosen)
-                        yield tuple(
-                            next(placed) if i in positions else card
-                            for i, card in enumerate(represents)
+                        yield (
+                            tuple(
+                                next(placed) if i in positions else card
+                                for i, card in enumerate(represents)
+                            ),
+                            True,
                         )
+    # One real card: a set of its rank, or a run (named so by the player).
+    for card in ALL_CARDS[:N_STANDARD]:
+        for count in range(2, min(jokers, 3) + 1):
+            for chosen in combinations(available, count):
+                yield (card, *chosen), False
+    for suit in Suit:
+        for start, length in run_windows(ace):
+            if length - 1 > jokers:
+                continue
+            represents = [Card(Rank((start + i) % 13), suit) for i in range(length)]
+            for real_at in range(length):
+                for chosen in combinations(available, length - 1):
+                    placed = iter(chosen)
+                    yield (
+                        tuple(
+                            card if i == real_at else next(placed)
+                            for i, card in enumerate(represents)
+                        ),
+                        True,
+                    )
 
 
-def _key_of_cards(cards: tuple[Card, ...], ace: AceRule) -> MeldKey:
+def _key_of_cards(cards: tuple[Card, ...], ace: AceRule, run: bool = False) -> MeldKey:
     """The key of cards already in canonical meld order (as generated above).
 
+    ``run`` says that one real card and jokers are a run (else a set).
     Works on card numbers: building a game's space computes tens of
     thousands of keys (Rotham), and the card properties are slower.
     """
@@ -292,7 +332,8 @@ def _key_of_cards(cards: tuple[Card, ...], ace: AceRule) -> MeldKey:
     for number in numbers:
         mask |= 1 << number
     reals = [number for number in numbers if number < N_STANDARD]
-    if len(reals) == len(numbers) or len({number % 13 for number in reals}) == 1:
+    one_rank = len({number % 13 for number in reals}) == 1
+    if len(reals) == len(numbers) or (one_rank and (len(reals) > 1 or not run)):
         return mask, ()
     first = next(i for i, number in enumerate(numbers) if number < N_STANDARD)
     rank, suit = numbers[first] % 13, numbers[first] // 13
@@ -327,7 +368,7 @@ class ActionSpace:
     >>> space.size, space.encode(parse_action("knock AS")), str(space.decode(4))
     (108, 56, 'discard AS')
     >>> action_space("rummy").size, action_space("rotham").size
-    (1321, 35602)
+    (1321, 36366)
     """
 
     def __init__(self, family: Family, ace: AceRule, jokers: int) -> None:
@@ -351,8 +392,8 @@ class ActionSpace:
             for cards in _plain_melds(ace):
                 self._add_meld(cards)
             if jokers:
-                for cards in _joker_melds(ace, jokers):
-                    self._add_meld(cards)
+                for cards, run in _joker_melds(ace, jokers):
+                    self._add_meld(cards, run)
             next_base += len(self._melds)
         self.layoff_base = next_base
         if family == "melding":
@@ -362,10 +403,12 @@ class ActionSpace:
             next_base += N_STANDARD * MAX_TABLE_MELDS
         self.size = next_base
 
-    def _add_meld(self, cards: tuple[Card, ...]) -> None:
-        key = _key_of_cards(cards, self.ace)
+    def _add_meld(self, cards: tuple[Card, ...], run: bool = False) -> None:
+        key = _key_of_cards(cards, self.ace, run)
         if key not in self._meld_index:
-            action = Action(ActionKind.MELD, cards)
+            # Only a run of one real card needs naming: the cards say the rest.
+            named = run and sum(not card.is_joker for card in cards) == 1
+            action = Action(ActionKind.MELD, cards, run=named)
             self._meld_index[key] = self._meld_by_id[id(action)] = len(self._melds)
             self._melds.append(action)
 
@@ -464,6 +507,8 @@ class ActionSpace:
         if mask.bit_count() != len(cards):
             raise self._outside(action, "a card appears twice")
         if not any(card.is_joker for card in cards):
+            if action.run:
+                self._joker_key(action)  # a named run must be one (raises if not)
             key: MeldKey = (mask, ())
         else:
             key = self._joker_key(action)
@@ -473,19 +518,19 @@ class ActionSpace:
         return number
 
     def _joker_key(self, action: Action) -> MeldKey:
-        from pyrummy.core.melds import check_meld  # melds imports nothing of actions
+        from pyrummy.core.melds import MeldKind, check_meld  # melds imports nothing of actions
 
         try:
-            meld = check_meld(action.cards, _ACE_RULES[self.ace])
+            meld = check_meld(action.cards, _ACE_RULES[self.ace], run=action.run)
         except RummyError:
             raise self._invalid_meld(action) from None
-        return _key_of_cards(canonical_jokers(meld.cards), self.ace)
+        return _key_of_cards(canonical_jokers(meld.cards), self.ace, run=meld.kind is MeldKind.RUN)
 
     def _invalid_meld(self, action: Action) -> IllegalActionError:
         from pyrummy.core.melds import InvalidMeldError, check_meld
 
         try:
-            check_meld(action.cards, _ACE_RULES[self.ace])
+            check_meld(action.cards, _ACE_RULES[self.ace], run=action.run)
         except InvalidMeldError as exc:
             message = Message.of("action.invalid_meld", reason=str(exc))
             error = IllegalActionError(render(message))

@@ -43,9 +43,14 @@ Rulings where RULES.md is silent (see also ``docs/actions.md``):
   they go out this turn, or undo). The one-meld-per-turn limit does not
   apply to that turn: going down all at once needs several melds.
 - *Going rummy* counts a joker exchange as having put cards down.
-- *Undo limit*: at most ``UNDO_LIMIT`` undos in one turn, so that every deal
-  ends whatever the players do (draw the discard, undo, draw it again... would
-  otherwise never end: the turn cap counts turns, not actions).
+- *Undo has no limit* (seed 001: «До сброса любой шаг можно отменить»): a
+  person may undo as often as they like before the discard. A deal therefore
+  ends only if the players stop undoing at some point (draw the discard,
+  undo, draw it again... is a loop the turn cap cannot end, as it counts
+  turns, not actions). Bots and the research environments never undo;
+  random or scripted play that offers undo must bound it itself (see
+  ``tests/test_deal_termination.py``). ``Observation.undos_this_turn``
+  still counts the undos of the turn, for display.
 - *Turn cap*: the turn numbered ``rules.turn_cap + 1`` is never played: the
   deal ends with nobody out (knock: showdown without a knocker; melding:
   :func:`settle_no_winner`; gin: a draw).
@@ -54,6 +59,7 @@ Rulings where RULES.md is silent (see also ``docs/actions.md``):
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache, lru_cache
@@ -77,8 +83,24 @@ from pyrummy.core.actions import (
     parse_action,
     run_windows,
 )
-from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, CardSet, parse_card_list
-from pyrummy.core.errors import IllegalActionError, RulesError, RummyError
+from pyrummy.core.cards import (
+    ALL_CARDS,
+    JOKERS,
+    N_STANDARD,
+    Card,
+    CardSet,
+    parse_card,
+    parse_card_list,
+)
+from pyrummy.core.errors import (
+    CardGivenTwiceError,
+    CardNotInDeckError,
+    HandSizeError,
+    IllegalActionError,
+    RulesError,
+    RummyError,
+    SetupError,
+)
 from pyrummy.core.melds import (
     Meld,
     MeldKind,
@@ -105,6 +127,7 @@ if TYPE_CHECKING:
 __all__ = ["Deal", "Phase", "arrange_deck", "new_deal"]
 
 _STANDARD_MASK: Final = (1 << N_STANDARD) - 1
+_SETUP_SPLIT: Final = re.compile(r"[\s,;]+")
 #: Interned lay-off actions, by card number and table meld number.
 _LAYOFFS: Final = tuple(
     tuple(Action(ActionKind.LAYOFF, (card,), target) for target in range(MAX_TABLE_MELDS))
@@ -127,8 +150,6 @@ _PHASE_OVER: Final = Phase.OVER
 _KIND_DRAW_STOCK: Final = ActionKind.DRAW_STOCK
 _KIND_DRAW_DISCARD: Final = ActionKind.DRAW_DISCARD
 _KIND_UNDO: Final = ActionKind.UNDO
-#: Undos allowed in one turn (a ruling: see the module docstring).
-UNDO_LIMIT: Final = 10
 _KIND_DISCARD: Final = ActionKind.DISCARD
 _KIND_KNOCK: Final = ActionKind.KNOCK
 _KIND_MELD: Final = ActionKind.MELD
@@ -682,7 +703,7 @@ class Deal:
         taken = self._taken
         options = hand if taken is None else hand & ~(1 << taken)
         result = _card_actions(_discard_tables(), options)
-        if self._undo and self._undos_turn < UNDO_LIMIT:
+        if self._undo:
             result = (UNDO, *result)
         rules = self.rules
         if rules.family == "knock":
@@ -710,7 +731,7 @@ class Deal:
     def _meld_phase_actions(self) -> tuple[Action, ...]:
         seat = self._seat
         hand = self._hands[seat]
-        result: list[Action] = [UNDO] if self._undo and self._undos_turn < UNDO_LIMIT else []
+        result: list[Action] = [UNDO] if self._undo else []
         if self._discard_allowed(hand):
             options = hand if self._taken is None else hand & ~(1 << self._taken)
             result += _card_actions(_discard_tables(), options)
@@ -922,7 +943,7 @@ class Deal:
 
     def _meld(self, seat: int, action: Action) -> None:
         self._undo.append(("table", self._snapshot(seat)))
-        meld = _meld_of(action.cards, self.rules)
+        meld = _meld_of(action, self.rules)
         mask = 0
         for card in action.cards:
             mask |= card.bit
@@ -1131,8 +1152,6 @@ class Deal:
                 if self._drawn is not None and self._taken is None:
                     return Message.of("action.stock_draw_final")
                 return Message.of("action.nothing_to_undo")
-            if self._undos_turn >= UNDO_LIMIT:
-                return Message.of("action.undo_limit", limit=str(UNDO_LIMIT))
             return None
         if kind is ActionKind.DRAW_STOCK:
             if phase is Phase.DECLINE:
@@ -1199,7 +1218,7 @@ class Deal:
         if missing:
             return Message.of("action.not_in_hand", card=show_cards(missing))
         try:
-            check_meld(action.cards, self.rules)
+            check_meld(action.cards, self.rules, run=action.run)
         except RummyError as exc:
             return Message.of("action.invalid_meld", reason=str(exc))
         if not self._meld_allowed():
@@ -1213,9 +1232,10 @@ class Deal:
 # -- meld helpers ---------------------------------------------------------------
 
 
-def _meld_of(cards: tuple[Card, ...], rules: Rules) -> Meld:
+def _meld_of(action: Action, rules: Rules) -> Meld:
     """The table meld of a canonical meld action (jokers stay where listed)."""
-    meld = check_meld(cards, rules)
+    cards = action.cards
+    meld = check_meld(cards, rules, run=action.run)
     if meld.jokers and meld.cards != cards and meld.kind is MeldKind.RUN:
         # check_meld read the order given; keep the canonical joker numbering.
         return Meld(meld.kind, canonical_jokers(meld.cards), meld.represents)
@@ -1310,26 +1330,29 @@ def _meld_numbers(space: ActionSpace, hand: int) -> list[tuple[int, int]]:
     jokers = hand >> N_STANDARD
     if jokers:
         # Melds with jokers, rank by rank and suit by suit (each part cached):
-        # a set needs two suits of its rank, a run two cards of its suit.
+        # with one joker a set needs two suits of its rank and a run two
+        # cards of its suit; with two jokers or more, one real card will do.
+        many = jokers & (jokers - 1)
         jokers <<= N_STANDARD
-        two = (s & (h | d | c)) | (h & (d | c)) | (d & c)
-        while two:
-            low = two & -two
-            two ^= low
+        ranks = (s | h | d | c) if many else (s & (h | d | c)) | (h & (d | c)) | (d & c)
+        while ranks:
+            low = ranks & -ranks
+            ranks ^= low
             found += _joker_melds_of(
-                space, hand & _RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers
+                space, hand & _RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers, False
             )
         for base, pattern in ((0, s), (13, h), (26, d), (39, c)):
-            if pattern & (pattern - 1):
-                found += _joker_melds_of(space, pattern << base | jokers)
+            if pattern & (pattern - 1) or (many and pattern):
+                found += _joker_melds_of(space, pattern << base | jokers, True)
     return found
 
 
 @lru_cache(maxsize=1 << 15)
-def _joker_melds_of(space: ActionSpace, part: int) -> tuple[tuple[int, int], ...]:
-    """The melds with jokers of one rank's or one suit's cards plus the jokers."""
+def _joker_melds_of(space: ActionSpace, part: int, runs: bool) -> tuple[tuple[int, int], ...]:
+    """The sets with jokers of one rank's cards plus the jokers, or the runs
+    with jokers of one suit's cards plus the jokers (``runs``)."""
     index = space.meld_index
-    return tuple((index[key], key[0]) for key in _joker_meld_keys(part, space.ace))
+    return tuple((index[key], key[0]) for key in _joker_meld_keys(part, space.ace, runs))
 
 
 @cache
@@ -1410,7 +1433,8 @@ _ACE_RULES: Final[dict[str, Rules]] = {
 def _joker_runs_in_suit(
     pattern: int, jokers: int, ace: str
 ) -> tuple[tuple[int, tuple[int, ...], int], ...]:
-    """Runs with 1..``jokers`` jokers in one suit holding ``pattern`` (13 bits):
+    """Runs with 1..``jokers`` jokers and one real card or more in one suit
+    holding ``pattern`` (13 bits):
     (ranks of the real cards used, ranks the jokers stand for in position
     order, number of jokers)."""
     found = []
@@ -1421,10 +1445,11 @@ def _joker_runs_in_suit(
         ranks = [(start + i) % 13 for i in range(length)]
         held = [i for i, rank in enumerate(ranks) if pattern >> rank & 1]
         gaps = length - len(held)
-        if gaps > jokers or len(held) < 2:
+        if gaps > jokers or not held:
             continue
         missing = [i for i in range(length) if not pattern >> ranks[i] & 1]
-        for count in range(max(gaps, 1), min(jokers, length - 2) + 1):
+        # At least one real card stays in the run.
+        for count in range(max(gaps, 1), min(jokers, length - 1) + 1):
             for extra in combinations(held, count - gaps):
                 positions = sorted(missing + list(extra))
                 reals = sum(1 << ranks[i] for i in held if i not in extra)
@@ -1432,8 +1457,9 @@ def _joker_runs_in_suit(
     return tuple(found)
 
 
-def _joker_meld_keys(hand: int, ace: str) -> list[MeldKey]:
-    """Every meld with jokers (at least two real cards) made of the hand's cards.
+def _joker_meld_keys(hand: int, ace: str, runs: bool | None = None) -> list[MeldKey]:
+    """Every meld with jokers (at least one real card) made of the hand's cards:
+    only sets (``runs=False``), only runs (``True``) or both (``None``).
 
     Jokers are numbered in position order (X1 before X2): one action per
     placement of jokers, whichever joker goes where.
@@ -1445,18 +1471,18 @@ def _joker_meld_keys(hand: int, ace: str) -> list[MeldKey]:
         [sum(1 << j for j in chosen) for chosen in combinations(jokers, count)]
         for count in range(4)
     ]
-    for rank in range(13):
+    for rank in range(13 if runs is not True else 0):
         present = [13 * suit + rank for suit in range(4) if real >> (13 * suit + rank) & 1]
-        for reals in (2, 3):
+        for reals in (1, 2, 3):
             for group in combinations(present, reals):
                 group_mask = sum(1 << i for i in group)
-                for count in range(1, min(len(jokers), 4 - reals) + 1):
+                for count in range(max(1, 3 - reals), min(len(jokers), 4 - reals) + 1):
                     keys += [(group_mask | js, ()) for js in joker_sets[count]]
-    if not jokers:
+    if not jokers or runs is False:
         return keys
     for suit in range(4):
         pattern = real >> (13 * suit) & 0x1FFF
-        if pattern.bit_count() < 2:
+        if not pattern:
             continue
         base = 13 * suit
         for reals, stands, count in _joker_runs_in_suit(pattern, len(jokers), ace):
@@ -1469,17 +1495,109 @@ def _joker_meld_keys(hand: int, ace: str) -> list[MeldKey]:
 # -- new deals -----------------------------------------------------------------
 
 
+HandsLike = Sequence[str | Iterable[Card]] | str
+"""Hands of a position: one per seat from seat 0, each cards in notation
+(``"7H 8H 9H ..."``) or :class:`Card` objects; or all in one string with
+the seats separated by ``/`` (``"7H 8H ... / 2C 3C ..."``)."""
+
+
+def _read_place(cards: str | Card | Iterable[Card], what: str) -> list[Card]:
+    """Cards given for one place of a position, as a list (notation checked)."""
+    if isinstance(cards, Card):
+        return [cards]
+    if isinstance(cards, str):
+        return [parse_card(token) for token in _SETUP_SPLIT.split(cards.strip()) if token]
+    result = list(cards)
+    for card in result:
+        if not isinstance(card, Card):
+            raise SetupError(f"{what}: {card!r} is not a card")
+    return result
+
+
+def _position_order(
+    rules: Rules,
+    hands: HandsLike,
+    upcard: str | Card | None,
+    stock: str | Iterable[Card] | None,
+    dealer: int,
+    players: int | None,
+) -> tuple[int, list[int]]:
+    """The players and the card numbers dealt first for a position: the hands
+    in dealing order, then the upcard (if given) and the top of the stock.
+
+    Checks everything a position can get wrong, with a narrow error each.
+    """
+    if isinstance(hands, str):
+        hands = hands.split("/")
+    dealt = [_read_place(hand, f"seat {seat}'s hand") for seat, hand in enumerate(hands)]
+    count = len(dealt)
+    if players is not None and players != count:
+        raise HandSizeError(f"players={players} but {count} hands are given")
+    if not rules.min_players <= count <= rules.max_players:
+        raise HandSizeError(
+            f"{rules.name} is for {rules.min_players}-{rules.max_players} players: "
+            f"{count} hands given"
+        )
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < count:
+        raise RulesError(f"dealer must be a seat 0-{count - 1}, not {dealer!r}")
+    size = rules.hand_size(count)
+    starter = (dealer + 1) % count
+    for seat, cards in enumerate(dealt):
+        extra = rules.starter_extra_card and seat == starter
+        wanted = size + int(extra)
+        if len(cards) != wanted:
+            why = f" (seat {seat} plays first and gets one card more)" if extra else ""
+            raise HandSizeError(
+                f"seat {seat} must get {wanted} cards in {rules.name} with {count} players"
+                f"{why}, not {len(cards)}"
+            )
+    places: dict[int, str] = {}
+
+    def place(card: Card, where: str) -> int:
+        index = card.index
+        if index >= rules.deck_size:
+            has = f"its jokers are X1-X{rules.jokers}" if rules.jokers else "it has no jokers"
+            raise CardNotInDeckError(f"{card} ({where}) is not in the deck of {rules.name}: {has}")
+        if index in places:
+            raise CardGivenTwiceError(f"{card} is given twice: {places[index]} and {where}")
+        places[index] = where
+        return index
+
+    numbered = [
+        [place(card, f"seat {seat}'s hand") for card in cards] for seat, cards in enumerate(dealt)
+    ]
+    order: list[int] = []
+    for round_ in range(size):
+        for offset in range(count):
+            order.append(numbered[(starter + offset) % count][round_])
+    if rules.starter_extra_card:
+        order.append(numbered[starter][size])
+    if upcard is not None:
+        up = _read_place(upcard, "the upcard")
+        if len(up) != 1:
+            raise HandSizeError(f"the upcard is one card, not {len(up)}")
+        order.append(place(up[0], "the upcard"))
+    if stock is not None:
+        order += [place(card, "the stock") for card in _read_place(stock, "the stock")]
+        if len(order) == rules.deck_size and upcard is None:
+            raise HandSizeError("every card is placed: leave one for the upcard")
+    return count, order
+
+
 def arrange_deck(
     rules: Rules | str,
-    hands: Sequence[str | Iterable[Card]],
-    upcard: str | Card,
-    stock: str | Sequence[Card] = "",
+    hands: HandsLike,
+    upcard: str | Card | None,
+    stock: str | Sequence[Card] | None = "",
     dealer: int = 0,
+    players: int | None = None,
 ) -> list[Card]:
-    """The deck order that deals ``hands[s]`` to seat ``s`` (for tests, puzzles).
+    """The deck order that deals ``hands[s]`` to seat ``s`` (records, tests, puzzles).
 
     ``upcard`` starts the discard pile; ``stock`` lists the top of the stock,
-    top card first; the other cards follow in card order.
+    top card first; the other cards follow in card order (the first of them
+    is the upcard when ``upcard`` is None). :func:`new_deal` with ``hands=``
+    is the public way to set up a position; this is its order without chance.
 
     >>> deck = arrange_deck("gin", ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
     ...                             "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"], "KC", "QC JC")
@@ -1488,26 +1606,16 @@ def arrange_deck(
     ('AH 2H 3H 4H 5H 6H 7H 8H 9H TH', (Card('KC'),), (Card('QC'), Card('JC'), Card('JS')))
     """
     the_rules = _as_rules(rules)
-    players = len(hands)
-    size = the_rules.hand_size(players)
-    starter = (dealer + 1) % players
-    dealt = [parse_card_list(h) if isinstance(h, str) else list(h) for h in hands]
-    for seat, cards in enumerate(dealt):
-        wanted = size + int(the_rules.starter_extra_card and seat == starter)
-        if len(cards) != wanted:
-            raise RulesError(f"seat {seat} must get {wanted} cards, not {len(cards)}")
-    top = parse_card_list(stock) if isinstance(stock, str) else list(stock)
-    up = parse_card_list(upcard)[0] if isinstance(upcard, str) else upcard
-    order: list[Card] = []
-    for round_ in range(size):
-        for offset in range(players):
-            order.append(dealt[(starter + offset) % players][round_])
-    if the_rules.starter_extra_card:
-        order.append(dealt[starter][size])
-    order += [up, *top]
-    used = CardSet(order)  # raises DuplicateCardError for a card given twice
-    order += [card for card in ALL_CARDS[: the_rules.deck_size] if card not in used]
-    return order
+    count, order = _position_order(the_rules, hands, upcard, stock, dealer, players)
+    used = set(order)
+    rest = [index for index in range(the_rules.deck_size) if index not in used]
+    if upcard is None:
+        order.insert(_cards_in_hands(the_rules, count), rest.pop(0))
+    return [ALL_CARDS[index] for index in order + rest]
+
+
+def _cards_in_hands(rules: Rules, players: int) -> int:
+    return rules.hand_size(players) * players + int(rules.starter_extra_card)
 
 
 _WIDTHS: Final = tuple(n.bit_length() for n in range(N_STANDARD + 4))
@@ -1529,17 +1637,22 @@ def _shuffle(cards: list[int], rng: random.Random) -> None:
 
 def new_deal(
     rules: Rules | str = "knock",
-    players: int = 4,
+    players: int | None = None,
     seed: int | None = None,
     dealer: int = 0,
     deal_number: int = 1,
+    *,
+    hands: HandsLike | None = None,
+    upcard: str | Card | None = None,
+    stock: str | Iterable[Card] | None = None,
     **options: object,
 ) -> Deal:
-    """A freshly shuffled and dealt deal.
+    """A freshly shuffled and dealt deal, or a deal set up from given hands.
 
     ``seed=None`` (a live deal) shuffles from :class:`secrets.SystemRandom`;
     a seed (simulations) shuffles with ``random.Random(seed)``, so the same
     seed always deals the same cards. ``options`` change the rules.
+    ``players`` defaults to 4 (or the number of ``hands``).
 
     >>> a, b = new_deal("gin", 2, seed=9), new_deal("gin", 2, seed=9)
     >>> a.deck == b.deck, len(a.hands(0)), len(a.hands(1))
@@ -1547,22 +1660,59 @@ def new_deal(
     >>> rotham = new_deal("rotham", players=3, seed=2)
     >>> [len(rotham.hands(s)) for s in range(3)], rotham.phase
     ([7, 8, 7], <Phase.MELD: 'meld'>)
+
+    **Setting up a position.** ``hands`` gives every seat's cards, seat 0
+    first (a list of strings, or one string with ``/`` between seats);
+    ``upcard`` the card that starts the discard pile; ``stock`` the top of
+    the stock, top card first. Whatever is not given (the upcard, the rest
+    of the stock) is shuffled by ``seed`` as above. The position is checked:
+    the number of hands (:class:`~pyrummy.core.errors.HandSizeError`), each
+    seat's number of cards (the seat after the dealer gets one more in
+    Rotham), cards of this deck only
+    (:class:`~pyrummy.core.errors.CardNotInDeckError`: jokers only in
+    Rotham), no card twice (:class:`~pyrummy.core.errors.CardGivenTwiceError`);
+    all are :class:`~pyrummy.core.errors.SetupError`. The deal's ``seed`` is
+    then None: its record keeps the whole deck instead.
+
+    >>> deal = new_deal("gin", hands=["AS 2S 3S 4S 5S 6S 7S 8S 9S TS",
+    ...                               "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"],
+    ...                 upcard="KC", stock="QC JC", seed=1)
+    >>> str(deal.hands(0)), deal.discard_pile, deal.stock[:2], deal.current_seat
+    ('AS 2S 3S 4S 5S 6S 7S 8S 9S TS', (Card('KC'),), (Card('QC'), Card('JC')), 1)
+    >>> new_deal("gin", hands=["AS 2S", "AH 2H"])
+    Traceback (most recent call last):
+    ...
+    pyrummy.core.errors.HandSizeError: seat 0 must get 10 cards in gin with 2 players, not 2
     """
     the_rules = _as_rules(rules, dict(options))
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise RulesError(f"players: expected a whole number, got {players!r}")
-    the_rules.check_players(players)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+        raise RulesError(f"seed: expected a whole number, got {seed!r}")
+    if hands is None:
+        if upcard is not None or stock is not None:
+            raise SetupError("upcard and stock set up a position: give the hands too")
+        players = 4 if players is None else players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"players: expected a whole number, got {players!r}")
+        the_rules.check_players(players)
+        placed: list[int] = []
+    else:
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int)):
+            raise RulesError(f"players: expected a whole number, got {players!r}")
+        players, placed = _position_order(the_rules, hands, upcard, stock, dealer, players)
     # Card numbers are shuffled (the same swaps as shuffling the cards) and
     # dealt without from_deck's checks of a deck given from outside.
-    order = list(range(the_rules.deck_size))
+    used = set(placed)
+    rest = [index for index in range(the_rules.deck_size) if index not in used]
     if seed is None:
-        secrets.SystemRandom().shuffle(order)
+        secrets.SystemRandom().shuffle(rest)
     else:
-        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise RulesError(f"seed: expected a whole number, got {seed!r}")
-        _shuffle(order, random.Random(seed))
+        _shuffle(rest, random.Random(seed))
+    if placed and upcard is None:
+        # The upcard comes from the shuffled rest: it goes before the stock given.
+        placed.insert(_cards_in_hands(the_rules, players), rest.pop(0))
+    order = placed + rest
     deal = Deal._blank(the_rules, players, dealer, deal_number)
     deal.deck = tuple(map(ALL_CARDS.__getitem__, order))
-    deal.seed = seed
+    deal.seed = seed if hands is None else None
     deal._deal_out(order)
     return deal

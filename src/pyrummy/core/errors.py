@@ -39,3 +39,20 @@ class RecordError(RummyError):
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class SetupError(RummyError):
+    """A position given to ``new_deal(hands=...)`` (or a record's ``Hands:``)
+    that cannot be dealt under the rules."""
+
+
+class HandSizeError(SetupError):
+    """Too many or too few hands, or a seat given the wrong number of cards."""
+
+
+class CardNotInDeckError(SetupError):
+    """A card that this preset's deck does not hold (a joker outside Rotham)."""
+
+
+class CardGivenTwiceError(SetupError, DuplicateCardError):
+    """The same card given to two places (two hands, a hand and the upcard...)."""

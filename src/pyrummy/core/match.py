@@ -17,6 +17,11 @@ How a match ends is the preset's ``rules.match_end``:
   a total of ``-target`` or less. ``basic`` with ``scoring=penalty`` and the
   default ``match_end=target`` ends this way too (RULES.md §5: "when someone
   reaches 100 the lowest total wins").
+* ``scoring=pay_per_point`` with the default ``match_end=target`` plays a
+  fixed number of deals instead (seed 004: «Сеанс будет длиться определенное
+  количество раздач, а не разыгрываться до целевого счета»): ``rules.deals``
+  deals, or one round of dealers (each player deals once) when ``deals`` is
+  0, the default. ``match_end=penalty_limit`` still applies if chosen.
 
 In every case the highest total wins, and players tied on the highest share
 the win (:attr:`Standings.winners`).
@@ -46,14 +51,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 from pyrummy.core.actions import Action
-from pyrummy.core.deal import Deal, new_deal
-from pyrummy.core.errors import IllegalActionError, RulesError
+from pyrummy.core.cards import Card
+from pyrummy.core.deal import Deal, HandsLike, new_deal
+from pyrummy.core.errors import IllegalActionError, RulesError, SetupError
 from pyrummy.core.ledger import Ledger
 from pyrummy.core.rules import Rules, find_rules
 
@@ -99,14 +105,15 @@ class Standings:
 
 
 def match_end_of(rules: Rules) -> str:
-    """The ending that applies: ``penalty`` scoring to a target is a penalty limit.
+    """The ending that applies (:attr:`Rules.ending`): ``penalty`` scoring to a
+    target is a penalty limit, ``pay_per_point`` a fixed number of deals.
 
     >>> match_end_of(find_rules("basic")), match_end_of(find_rules("basic", scoring="penalty"))
     ('target', 'penalty_limit')
+    >>> match_end_of(find_rules("basic", scoring="pay_per_point", deals=5))
+    'deals'
     """
-    if rules.match_end == "target" and rules.scoring == "penalty" and rules.family == "melding":
-        return "penalty_limit"
-    return rules.match_end
+    return rules.ending
 
 
 def check_ending(rules: Rules) -> None:
@@ -338,6 +345,10 @@ def new_match(
     seed: int | None = None,
     dealer: int | None = None,
     names: Sequence[str] | None = None,
+    *,
+    hands: HandsLike | None = None,
+    upcard: str | Card | None = None,
+    stock: str | Iterable[Card] | None = None,
     **options: object,
 ) -> Match:
     """A new match, its first deal dealt.
@@ -346,6 +357,16 @@ def new_match(
     for ``rummy`` the person in seat 0 plays first, so the first dealer is
     the seat to their right, ``players - 1``). ``options`` change the rules
     (validated by :func:`pyrummy.core.rules.find_rules`).
+
+    ``hands`` (with ``upcard`` and ``stock``) sets up the first deal as
+    :func:`~pyrummy.core.deal.new_deal` does; the deals after it are
+    shuffled as usual. The record of such a match keeps every deck and no
+    ``Seed`` header.
+
+    >>> m = new_match("gin", players=2, seed=1, dealer=1, hands=[
+    ...     "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"], upcard="KC")
+    >>> str(m.deal.hands(0)), m.deal.discard_pile, m.current_seat
+    ('AS 2S 3S 4S 5S 6S 7S 8S 9S TS', (Card('KC'),), 0)
 
     >>> new_match("rummy", players=3, seed=1).deal.dealer
     2
@@ -370,4 +391,19 @@ def new_match(
             dealer = _first_dealer_from_seed(seed, players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise RulesError(f"dealer {dealer!r} is not a seat of {players} players")
-    return Match(resolved, players, dealer, check_names(names, players), seed)
+    match = Match(resolved, players, dealer, check_names(names, players), seed)
+    if hands is not None:
+        match._replace_deal(
+            new_deal(
+                resolved,
+                players=players,
+                seed=match.deal_seed_of(1),
+                dealer=dealer,
+                hands=hands,
+                upcard=upcard,
+                stock=stock,
+            )
+        )
+    elif upcard is not None or stock is not None:
+        raise SetupError("upcard and stock set up a position: give the hands too")
+    return match

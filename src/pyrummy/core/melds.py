@@ -22,9 +22,20 @@ Meld(RUN, '7H 8H 9H TH')
 Rulings on jokers (Rotham, RULES.md §7; the source only says a joker stands
 for any card of a set or run):
 
-- A joker stands for exactly one card. A meld with jokers needs at least two
-  real cards: with one real card it could be a set or a run, and a meld's
-  kind must be clear from its cards. A set with jokers has at most 4 cards.
+- A joker stands for exactly one card, any card a set or a run needs (seed
+  004: «Джокер может быть использован в качестве замены любой карты,
+  необходимой для слияния набора или бега»). So a meld needs one real card
+  at least, and one real card with two or three jokers is a meld. Jokers
+  alone are not (nothing would say what they stand for).
+- What one real card with jokers represents: a *set* of the real card's
+  rank (``5H X1 X2``: three fives, the jokers standing for missing suits),
+  unless the player names a *run* (``check_meld(..., run=True)``; in an
+  action, ``meld run 5H X1 X2``). A named run reads the card order as
+  positions (``X1 5H X2`` is 4-5-6), or, when that order does not fit the
+  ace rule, puts the jokers above the real card first, then below. With
+  two or more real cards the cards say which it is and naming is not
+  needed (a named run must still be one). A set with jokers has at most 4
+  cards.
 - Where a joker sits in a run is read from the order the cards are given
   (``7H X1 9H``: X1 is 8H; ``7H 8H X1``: X1 is 9H) when that order is a
   valid run. Otherwise (or when order says nothing) the jokers fill the gaps
@@ -293,7 +304,7 @@ def _explain_mixed(cards: list[Card], reals: list[Card]) -> Message:
     return Message.of("meld.neither", cards=show_cards(cards))
 
 
-def _check(cards: list[Card], ace: AceRule) -> Meld | Message:
+def _check(cards: list[Card], ace: AceRule, run: bool = False) -> Meld | Message:
     seen = 0
     for card in cards:
         if seen & card.bit:
@@ -309,8 +320,10 @@ def _check(cards: list[Card], ace: AceRule) -> Meld | Message:
         return Message.of("meld.too_few")
     if not reals:
         return Message.of("meld.jokers_only")
-    if jokers and len(reals) < 2:
-        return Message.of("meld.one_real_card", cards=show_cards(cards))
+    if run:
+        if len({card.suit for card in reals}) == 1:
+            return _check_run(cards, reals, ace)
+        return Message.of("meld.suits_differ")
     if len({card.rank for card in reals}) == 1:
         if len(cards) > MAX_SET:
             return Message.of("meld.set_too_many")
@@ -320,10 +333,19 @@ def _check(cards: list[Card], ace: AceRule) -> Meld | Message:
     return _explain_mixed(cards, reals)
 
 
-def check_meld(cards: Iterable[Card] | str, rules: Rules | str = "knock") -> Meld:
+def check_meld(
+    cards: Iterable[Card] | str, rules: Rules | str = "knock", *, run: bool = False
+) -> Meld:
     """The meld these cards make, or :class:`InvalidMeldError` saying why not.
 
     ``rules`` is a :class:`Rules` or a preset name; only ``rules.ace`` matters.
+    ``run=True`` asks for a run: one real card and jokers are then a run, not
+    a set (the module's ruling).
+
+    >>> check_meld("5H X1 X2", "rotham"), check_meld("5H X1 X2", "rotham", run=True)
+    (Meld(SET, '5H X1 X2'), Meld(RUN, '5H X1 X2'))
+    >>> check_meld("X1 5H X2", "rotham", run=True).represents
+    (Card('4H'), Card('5H'), Card('6H'))
 
     >>> check_meld("AS 2S 3S"), check_meld("KH AH 2H", find_rules("basic", ace="around_the_corner"))
     (Meld(RUN, 'AS 2S 3S'), Meld(RUN, 'KH AH 2H'))
@@ -332,14 +354,18 @@ def check_meld(cards: Iterable[Card] | str, rules: Rules | str = "knock") -> Mel
     ...
     pyrummy.core.melds.InvalidMeldError: 7♥ 7♠ 8♥: neither a set (ranks differ) nor a run (suits differ)
     """
-    result = _check(_as_card_list(cards), _as_rules(rules).ace)
+    result = _check(_as_card_list(cards), _as_rules(rules).ace, run)
     if isinstance(result, Message):
         raise InvalidMeldError(result)
     return result
 
 
 def explain_meld(
-    cards: Iterable[Card] | str, rules: Rules | str = "knock", lang: str = "en"
+    cards: Iterable[Card] | str,
+    rules: Rules | str = "knock",
+    lang: str = "en",
+    *,
+    run: bool = False,
 ) -> str | None:
     """Why the cards are not a meld, in ``lang``; ``None`` when they are one.
 
@@ -348,7 +374,7 @@ def explain_meld(
     >>> explain_meld("KH AH 2H", "rummy", lang="ru")
     'K-A-2 - не стрит: через туза стрит не продолжается'
     """
-    result = _check(_as_card_list(cards), _as_rules(rules).ace)
+    result = _check(_as_card_list(cards), _as_rules(rules).ace, run)
     return render(result, lang) if isinstance(result, Message) else None
 
 

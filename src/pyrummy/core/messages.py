@@ -165,10 +165,6 @@ _EN: Final[dict[str, str]] = {
     "meld.set_too_many": "a set has at most 4 cards",
     "meld.run_too_long": "a run has at most 13 cards",
     "meld.jokers_only": "a meld cannot be only jokers",
-    "meld.one_real_card": (
-        "{cards}: with jokers a meld needs at least 2 real cards, "
-        "so that it is clear whether it is a set or a run"
-    ),
     # -- illegal actions ----------------------------------------------------
     "action.not_your_turn": "it is not your turn: player {seat} is to play",
     "action.draw_first": "you must draw a card first",
@@ -200,7 +196,6 @@ _EN: Final[dict[str, str]] = {
     "action.must_discard_out": "you must go out by discarding: keep a card to discard",
     "action.must_discard": "discard a card to end your turn",
     "action.nothing_to_undo": "there is nothing to undo",
-    "action.undo_limit": "no more undos this turn (at most {limit} in one turn)",
     "action.stock_draw_final": "a card drawn from the stock cannot be put back",
     "action.deal_over": "the deal is over",
     "action.all_seven": "in this deal you may meld only all seven cards at once",
@@ -229,10 +224,6 @@ _RU: Final[dict[str, str]] = {
     "meld.set_too_many": "в сете не больше 4 карт",
     "meld.run_too_long": "в стрите не больше 13 карт",
     "meld.jokers_only": "комбинация не может состоять из одних джокеров",
-    "meld.one_real_card": (
-        "{cards}: в комбинации с джокерами нужно хотя бы 2 настоящие карты, "
-        "чтобы было понятно, сет это или стрит"
-    ),
     "action.not_your_turn": "сейчас не ваш ход: ходит игрок {seat}",
     "action.draw_first": "сначала возьмите карту",
     "action.already_drew": "в этот ход вы уже взяли карту",
@@ -261,7 +252,6 @@ _RU: Final[dict[str, str]] = {
     "action.must_discard_out": "выходить нужно сбросом: оставьте карту, чтобы сбросить",
     "action.must_discard": "чтобы закончить ход, сбросьте карту",
     "action.nothing_to_undo": "отменять нечего",
-    "action.undo_limit": "в этом ходу больше отменять нельзя (не более {limit} отмен за ход)",
     "action.stock_draw_final": "карту, взятую из колоды, вернуть нельзя",
     "action.deal_over": "сдача окончена",
     "action.all_seven": "в этой сдаче выкладывать можно только все семь карт сразу",

@@ -11,9 +11,12 @@ Meld definition (RULES.md §1, §5, §7): a *set* is 3 or 4 cards of one rank;
 a *run* is 3 or more cards of one suit in consecutive ranks. The ace is low
 (``A-2-3``); with ``ace="high_or_low"`` it may also end a run above the king
 (``Q-K-A``), with ``ace="around_the_corner"`` runs may wrap (``K-A-2``). A
-joker stands for any one card in a set or a run. Ruling (shared with
-:mod:`pyrummy.core.melds`): a meld with jokers holds at least two real cards,
-so that its kind is clear.
+joker stands for any one card in a set or a run (seed 004: «Джокер может быть
+использован в качестве замены любой карты, необходимой для слияния набора или
+бега»): cards with jokers are a meld when *some* choice of a card for each
+joker makes them a set or a run, tried here one card per joker, by brute
+force. So one real card and two jokers are a meld; jokers alone are not
+(ruling, shared with :mod:`pyrummy.core.melds`: a meld needs a real card).
 
 >>> result = exhaustive_solve("7S 7H 7D 8S 9S")
 >>> result.deadwood
@@ -27,6 +30,8 @@ so that its kind is clear.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
 
 from pyrummy.core.cards import N_STANDARD, Card, CardSet, CardsLike, to_cardset
 from pyrummy.core.rules import Rules, find_rules
@@ -52,21 +57,47 @@ def is_meld(cards: CardSet, rules: Rules) -> bool:
 
     >>> rules = find_rules("rotham")
     >>> is_meld(CardSet("5H X1 7H"), rules), is_meld(CardSet("5H X1 X2"), rules)
-    (True, False)
+    (True, True)
+    >>> is_meld(CardSet("X1 X2 X3"), rules), is_meld(CardSet("5H 6S X1"), rules)
+    (False, False)
     """
-    real = [card for card in cards if card.index < N_STANDARD]
+    real = [(card.index % 13, card.index // 13) for card in cards if card.index < N_STANDARD]
     jokers = len(cards) - len(real)
-    size = len(real) + jokers
-    if size < 3 or len(real) < (2 if jokers else 3):
+    if len(real) + jokers < 3 or not real:
         return False
-    ranks = [card.index % 13 for card in real]
-    suits = [card.index // 13 for card in real]
+    return _meld_with_jokers(tuple(sorted(real)), jokers, rules.ace)
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld_with_jokers(real: tuple[tuple[int, int], ...], jokers: int, ace: str) -> bool:
+    """Whether the real cards and some distinct cards for the jokers are a meld.
+
+    Only a card of the first real card's rank or suit can complete a set or
+    a run with it, so the jokers' cards are chosen among those.
+    """
+    if not jokers:
+        return _plain_meld(list(real), ace)
+    rank, suit = real[0]
+    candidates = {(rank, other) for other in range(4)} | {(other, suit) for other in range(13)}
+    candidates -= set(real)
+    return any(
+        _plain_meld([*real, *chosen], ace) for chosen in combinations(sorted(candidates), jokers)
+    )
+
+
+def _plain_meld(cards: list[tuple[int, int]], ace: str) -> bool:
+    """Whether (rank, suit) pairs, all distinct, are a set or a run."""
+    if len(set(cards)) != len(cards):
+        return False
+    ranks = [rank for rank, _ in cards]
+    suits = [suit for _, suit in cards]
+    size = len(cards)
     is_set = len(set(ranks)) == 1 and size <= 4
     is_run = (
         len(set(suits)) == 1
-        and len(set(ranks)) == len(ranks)
+        and len(set(ranks)) == size
         and size <= 13
-        and any(set(ranks) <= window for window in _rank_windows(size, rules.ace))
+        and any(set(ranks) == window for window in _rank_windows(size, ace))
     )
     return is_set or is_run
 

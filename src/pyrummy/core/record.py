@@ -41,6 +41,25 @@ one line per action ``seat: action`` (the action's text form, see
 ``Net:`` (every seat's points from this deal, exact fractions with a sign).
 Blank lines and lines starting with ``#`` are ignored.
 
+**Setting up a position by hand.** Instead of the ``Deck:`` line, a deal
+section may give the position as a player sees it (what
+``new_deal(hands=...)`` takes)::
+
+    Deal 1
+    Dealer: 0
+    Hands: 7H 8H 9H ... / 2C 3C 4C ...
+    Upcard: KS
+    Stock: QC JC
+    1: draw stock
+
+``Hands:`` lists every seat's cards, seat 0 first, seats separated by
+``/``; ``Upcard:`` (optional) starts the discard pile; ``Stock:``
+(optional) is the top of the stock, top card first. The cards not given
+follow in card order (a record replays without chance: give the whole
+stock when its order matters). Such a section cannot be checked against a
+``Seed`` header, so the two do not go together. Records written by
+:func:`emit_record` always hold the ``Deck:`` line.
+
 Reading a record replays it: every action is applied to the deal built from
 the written deck, and the results are recomputed and compared with the
 written ones. Anything that does not replay raises :class:`RecordError`
@@ -81,7 +100,7 @@ from typing import Final
 
 from pyrummy.core.actions import Action, parse_action
 from pyrummy.core.cards import Card, parse_card_list
-from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.deal import Deal, arrange_deck, new_deal
 from pyrummy.core.errors import RecordError, RummyError
 from pyrummy.core.match import Match, check_ending, check_names
 from pyrummy.core.rules import Rules, find_rules, parse_options
@@ -157,6 +176,8 @@ def emit_record(
     if isinstance(game, Match):
         lines.append(f"[Names {_quote(', '.join(game.names))}]")
     game_seed = game.seed if isinstance(game, Match) else _seed_of(game)
+    if isinstance(game, Match) and any(deal.seed is None for deal in game.deals):
+        game_seed = None  # a deal set up from given hands: the seed does not deal it
     if game_seed is not None and (seed or (seed is None and game.is_over)):
         lines.append(f"[Seed {_quote(str(game_seed))}]")
     if isinstance(game, Match):
@@ -337,7 +358,7 @@ class _Reader:
         if deal_number < 1:
             raise RecordError("deals are numbered from 1", number)
         _, dealer = self.read_dealer(players)
-        deck_line, deck = self.read_deck(rules)
+        deck_line, deck = self.read_deck(rules, players, dealer, seed)
         if seed is not None:
             deal = new_deal(
                 rules, players=players, seed=seed, dealer=dealer, deal_number=deal_number
@@ -371,7 +392,13 @@ class _Reader:
             raise RecordError(f"the dealer is a seat 0-{players - 1}, not {text!r}", number)
         return number, int(text)
 
-    def read_deck(self, rules: Rules) -> tuple[int, list[Card]]:
+    def read_deck(
+        self, rules: Rules, players: int, dealer: int, seed: int | None
+    ) -> tuple[int, list[Card]]:
+        """The ``Deck:`` line, or the position of ``Hands:`` (``Upcard:``, ``Stock:``)."""
+        line = self.peek()
+        if line is not None and line[1].startswith("Hands:"):
+            return self.read_position(rules, players, dealer, seed)
         number, text = self.expect("Deck:", "the deck")
         try:
             deck = parse_card_list(text)
@@ -384,6 +411,31 @@ class _Reader:
                 f"{len(deck)} cards",
                 number,
             )
+        return number, deck
+
+    def read_position(
+        self, rules: Rules, players: int, dealer: int, seed: int | None
+    ) -> tuple[int, list[Card]]:
+        number, hands = self.expect("Hands:", "the hands")
+        if seed is not None:
+            raise RecordError("a deal set up with Hands: has no seed: drop the Seed header", number)
+        given: dict[str, str] = {}
+        for prefix in ("Upcard:", "Stock:"):
+            line = self.peek()
+            if line is not None and line[1].startswith(prefix):
+                given[prefix] = self.expect(prefix, prefix)[1]
+        upcard = given.get("Upcard:")
+        try:
+            deck = arrange_deck(
+                rules,
+                hands.split("/"),
+                upcard,
+                given.get("Stock:"),
+                dealer=dealer,
+                players=players,
+            )
+        except RummyError as exc:
+            raise RecordError(f"the position cannot be dealt: {exc}", number) from None
         return number, deck
 
     def check_deck(self, deal: Deal, deck: list[Card], line: int, source: str) -> None:
@@ -475,7 +527,7 @@ class _Reader:
                     f"deal {expected_number} is dealt by seat {match.dealer_of(expected_number)}",
                     dealer_line,
                 )
-            deck_line, deck = self.read_deck(rules)
+            deck_line, deck = self.read_deck(rules, players, dealer, seed)
             if seed is not None:
                 self.check_deck(match.deal, deck, deck_line, "the Seed header")
             else:

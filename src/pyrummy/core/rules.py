@@ -5,6 +5,13 @@ registry with aliases; :func:`find_rules` looks one up and applies options,
 refusing unknown names and out-of-range values (nothing is silently
 defaulted).
 
+Rulings read from the sources (see ``docs/rules.md``): ``nobody_out`` is how
+a melding deal that nobody went out of scores under ``winner_collects``:
+seed 004's general rule (the lowest hand scores the differences to every
+other hand; ``basic``, ``block``, ``rotham``) or seed 001's draw
+(``rummy``). ``scoring=pay_per_point`` turns the default ``match_end=target``
+into a fixed number of deals (:attr:`Rules.ending`).
+
 >>> find_rules("poker-rum").name
 'knock'
 >>> rules = find_rules("basic", ace="high_or_low", going_rummy="double")
@@ -31,6 +38,7 @@ GoingRummy = Literal["none", "double", "plus10"]
 StockEnd = Literal["turn_over", "shuffle", "reuse_limit", "block"]
 StockRefill = Literal["on_decline", "automatic"]
 Scoring = Literal["winner_collects", "penalty", "pay_per_point"]
+NobodyOut = Literal["lowest_collects", "draw"]
 KnockPenalty = Literal["shared", "each_lower"]
 MatchEnd = Literal["dealer_round", "target", "deals", "penalty_limit"]
 
@@ -72,6 +80,9 @@ class Rules:
     recycle_keeps_top: bool = False
     reuse_limit: int = 3
     scoring: Scoring = "winner_collects"
+    # A deal nobody went out of, under winner_collects scoring: 004's general
+    # rule (the lowest hand scores the differences) or 001's draw (rummy).
+    nobody_out: NobodyOut = "lowest_collects"
     all_seven_deals: tuple[int, ...] = ()
     starter_extra_card: bool = False
 
@@ -112,11 +123,37 @@ class Rules:
     def deck_size(self) -> int:
         return 52 + self.jokers
 
+    @property
+    def ending(self) -> MatchEnd:
+        """How a match under these rules ends, once the scoring is considered.
+
+        ``match_end=target`` means different things per scoring (seed 004,
+        «Счет»): under ``scoring=penalty`` it is a penalty limit (someone
+        reaches 100 penalty points); under ``scoring=pay_per_point`` «Сеанс
+        будет длиться определенное количество раздач, а не разыгрываться до
+        целевого счета»: a fixed number of deals, ``deals`` of them, or one
+        full round of dealers (each player deals once) when ``deals`` is 0.
+
+        >>> find_rules("basic").ending, find_rules("basic", scoring="penalty").ending
+        ('target', 'penalty_limit')
+        >>> find_rules("basic", scoring="pay_per_point").ending
+        'dealer_round'
+        >>> find_rules("basic", scoring="pay_per_point", deals=8).deals_in_match(3)
+        8
+        """
+        if self.match_end == "target" and self.family == "melding":
+            if self.scoring == "penalty":
+                return "penalty_limit"
+            if self.scoring == "pay_per_point":
+                return "deals" if self.deals else "dealer_round"
+        return self.match_end
+
     def deals_in_match(self, players: int) -> int | None:
         """Fixed match length, or None when the match runs to a score."""
-        if self.match_end == "dealer_round":
+        ending = self.ending
+        if ending == "dealer_round":
             return players
-        if self.match_end == "deals":
+        if ending == "deals":
             return self.deals
         return None
 
@@ -299,6 +336,7 @@ PRESETS: Final[dict[str, Rules]] = {
             reuse_limit=2,
             stock_refill="automatic",
             recycle_keeps_top=True,
+            nobody_out="draw",
             match_end="target",
             target=100,
             aliases=("rummy-web",),

@@ -433,7 +433,7 @@ def _settle_gin(hands: tuple[CardSet, ...], knocker: int, rules: Rules) -> Settl
 
 
 # ---------------------------------------------------------------------------
-# the lowest hand collects (block, and pay-per-point with nobody out)
+# the lowest hand collects (a deal nobody went out of, 004; pay-per-point too)
 
 
 def _lowest_collects(
@@ -463,7 +463,7 @@ def settle(hands: HandsLike, knocker: int | None, rules: Rules | str = "knock") 
 
     ``knocker`` is the knocking seat, or None: a knock showdown without a
     knocker (stock exhausted), a drawn gin deal, or the no-winner end of a
-    melding game (block: the lowest whole hand collects, see
+    melding game (the lowest whole hand collects or a draw, see
     :func:`settle_no_winner`).
 
     >>> [str(a) for a in settle(["", "5S 7D", "3C 9S 2H"], knocker=0).net]
@@ -550,13 +550,19 @@ def settle_no_winner(hands_left: HandsLike, rules: Rules | str = "block") -> Set
     - ``scoring=penalty``: everybody takes their own hand value as penalty;
     - ``scoring=pay_per_point``: each pays the lowest hand the difference
       (tied lowest share);
-    - ``stock_end=block`` (winner collects): the lowest hand scores the sum
-      of the differences to every other hand (tied lowest share; §6);
-    - otherwise (winner collects): a draw, everybody 0 (§4).
+    - winner collects, ``nobody_out=lowest_collects`` (``basic``, ``block``,
+      ``rotham``): the lowest hand scores the sum of the differences to every
+      other hand, tied lowest share. Seed 004 states this for *any* deal that
+      ends without anyone going out («Если игра заканчивается без выхода…»),
+      not for Block only: the reuse limit and the turn cap end so too;
+    - winner collects, ``nobody_out=draw`` (``rummy``, seed 001): a draw,
+      everybody 0 (§4).
 
     >>> [str(a) for a in settle_no_winner(["6S", "5H KS", "7C", "AS KH QD"], "block").net]
     ['25', '0', '0', '0']
-    >>> [str(a) for a in settle_no_winner(["6S", "5H KS", "6C"], "basic").net]
+    >>> [str(a) for a in settle_no_winner(["6S", "5H KS", "7C"], "basic").net]
+    ['10', '0', '0']
+    >>> [str(a) for a in settle_no_winner(["6S", "5H KS", "7C"], "rummy").net]
     ['0', '0', '0']
     """
     rules = find_rules(rules)
@@ -569,7 +575,7 @@ def settle_no_winner(hands_left: HandsLike, rules: Rules | str = "block") -> Set
             if hand.deadwood
         ]
         return _result(shown, transfers, (), "penalty", rules)
-    if rules.scoring == "pay_per_point" or rules.stock_end == "block":
+    if rules.scoring == "pay_per_point" or rules.nobody_out == "lowest_collects":
         shown, transfers, winners = _lowest_collects(
             cards, rules, moved=rules.scoring == "pay_per_point"
         )

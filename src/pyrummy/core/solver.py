@@ -18,8 +18,9 @@ built.
 Jokers (Rotham: a joker stands for any one card in a set or a run, counts
 15 when left in hand) are handled exactly by choosing the melds that use a
 joker among all partial melds of the hand, and solving the real cards left
-with the table path. A meld with jokers holds at least two real cards (the
-ruling of :mod:`pyrummy.core.melds`: a meld's kind must be clear).
+with the table path. A meld with jokers holds at least one real card (the
+ruling of :mod:`pyrummy.core.melds`: one real card and two jokers are a
+meld; for deadwood it does not matter whether it is a set or a run).
 
 >>> best_arrangement("7S 7H 7D 8S 9S")
 Arrangement(melds=(CardSet('7S 8S 9S'),), deadwood_cards=CardSet('7H 7D'), deadwood=14)
@@ -453,28 +454,31 @@ def _all_set_choices(s: int, h: int, d: int, c: int, ranks: int) -> list[tuple[i
 
 
 def _joker_melds(real: int, jokers: int, ace: str) -> tuple[JokerMeld, ...]:
-    """Every (real cards, joker count) pair that forms a meld with at least one joker."""
-    found: list[JokerMeld] = []
+    """Every (real cards, joker count) pair that forms a meld with at least one
+    joker and at least one real card."""
+    found: set[JokerMeld] = set()
     patterns = tuple(real >> (13 * suit) & SUIT_BITS for suit in range(4))
     s, h, d, c = patterns
-    two_suits = (s & (h | d | c)) | (h & (d | c)) | (d & c)
-    while two_suits:
-        low = two_suits & -two_suits
-        two_suits ^= low
+    # One joker needs two real cards of a rank; two or more need only one.
+    ranks = (s | h | d | c) if jokers >= 2 else (s & (h | d | c)) | (h & (d | c)) | (d & c)
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
         of_rank = [low << (13 * suit) for suit in range(4) if patterns[suit] & low]
-        for size in range(2, len(of_rank) + 1):
+        for size in range(1, len(of_rank) + 1):
             for group in combinations(of_rank, size):
                 part = sum(group)
                 for count in range(max(1, 3 - size), min(jokers, 4 - size) + 1):
-                    found.append((part, count))
+                    found.add((part, count))
     for suit, pattern in enumerate(patterns):
-        if pattern & (pattern - 1):
+        if pattern & (pattern - 1) or (jokers >= 2 and pattern):
             shift = 13 * suit
-            found.extend(
+            # One real card and jokers may read as a set and as a run: the
+            # set keeps one copy (deadwood is the same either way).
+            found.update(
                 (part << shift, count) for part, count in _joker_runs(ace, pattern, jokers)
             )
-    found.sort()
-    return tuple(found)
+    return tuple(sorted(found))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -484,14 +488,14 @@ def _joker_runs(ace: str, pattern: int, jokers: int) -> tuple[JokerMeld, ...]:
     for run, size in _sized_runs(ace):
         held = pattern & run
         missing = size - held.bit_count()
-        if missing > jokers or size - missing < 2:
+        if missing > jokers or not held:
             continue
         # A joker may also stand for a card the hand holds (used in another meld).
         bits = [1 << rank for rank in range(13) if held >> rank & 1]
         for dropped in range(max(0, 1 - missing), jokers - missing + 1):
             for group in combinations(bits, dropped):
                 part = held ^ sum(group)
-                if part.bit_count() >= 2:
+                if part:
                     found.add((part, missing + dropped))
     return tuple(sorted(found))
 

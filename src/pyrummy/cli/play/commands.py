@@ -10,7 +10,9 @@ Short keys first, then the full text form of actions
 ``k 7h`` ``k3``       knock with that card; ``k`` alone: the card leaving the
                       least deadwood
 ``m 7h 8h 9h``        meld those cards (positions work too: ``m 1 2 3``);
-                      ``m`` alone lists the melds you can make
+                      ``m`` alone lists the melds you can make; Rotham:
+                      ``m run x1 5h x2`` names a run (one card and jokers
+                      are a set otherwise)
 ``l 9h 2``            lay off 9♥ on table meld 2 (``l 9h`` when it fits one
                       meld only); ``l`` alone lists the lay-offs
 ``j 5h 1``            swap 5♥ for the joker in table meld 1
@@ -100,14 +102,15 @@ def interpret(
     if head == "m":
         if not rest:
             return _only_or_list(legal, ActionKind.MELD)
-        cards = tuple(_card(word, hand_order) for word in rest)
-        return Command("action", _matching_meld(cards, legal))
+        run = rest[0].lower() == "run"
+        cards = tuple(_card(word, hand_order) for word in rest[int(run) :])
+        return Command("action", _matching_meld(cards, legal, run))
     if head in ("l", "j"):
         kind = ActionKind.LAYOFF if head == "l" else ActionKind.SWAP_JOKER
         return _targeted(kind, rest, legal, hand_order)
     action = parse_action(text)
     if action.kind is ActionKind.MELD:
-        action = _matching_meld(action.cards, legal)
+        action = _matching_meld(action.cards, legal, action.run)
     return Command("action", action)
 
 
@@ -143,13 +146,17 @@ def _only_or_list(legal: Sequence[Action], kind: ActionKind) -> Command:
     return Command("list", list_kind=kind)
 
 
-def _matching_meld(cards: tuple[Card, ...], legal: Sequence[Action]) -> Action:
-    """The legal meld of exactly these cards (any order), else the meld as typed."""
+def _matching_meld(cards: tuple[Card, ...], legal: Sequence[Action], run: bool = False) -> Action:
+    """The legal meld of exactly these cards (any order) when there is one
+    only; else the meld as typed, which the engine reads by its order (where
+    jokers stand) and ``run`` (one real card and jokers named a run)."""
     wanted = CardSet(cards)
-    for action in _of_kind(legal, ActionKind.MELD):
-        if CardSet(action.cards) == wanted:
-            return action
-    return Action(ActionKind.MELD, cards)
+    matches = [
+        action for action in _of_kind(legal, ActionKind.MELD) if CardSet(action.cards) == wanted
+    ]
+    if len(matches) == 1 and not run:
+        return matches[0]
+    return Action(ActionKind.MELD, cards, run=run)
 
 
 def _knock(

@@ -109,11 +109,18 @@ class PlaySession:
         options: Mapping[str, object] | None = None,
         pause_between_deals: bool = True,
         bot_delay: float = 0.0,
+        dealer: int | None = None,
+        hands: str | None = None,
+        upcard: str | None = None,
+        stock: str | None = None,
     ) -> PlaySession:
         """A session against ``bot_names`` (one bot per seat after yours).
 
         ``target`` plays the match to that score (for every preset; a preset
         played over a round of deals then plays to the target instead).
+        ``hands`` (seats separated by ``/``, yours first), ``upcard`` and
+        ``stock`` set up the first deal (see :func:`pyrummy.new_deal`);
+        ``dealer`` is the first dealer.
         """
         from pyrummy.bots import make_bot
 
@@ -126,7 +133,16 @@ class PlaySession:
         players = len(bot_names) + 1
         names = seat_names(bot_names)
         resolved = find_rules(rules, **all_options)
-        match = new_match(resolved, players=players, seed=seed, names=names)
+        match = new_match(
+            resolved,
+            players=players,
+            seed=seed,
+            dealer=dealer,
+            names=names,
+            hands=hands,
+            upcard=upcard,
+            stock=stock,
+        )
         bots: dict[int, Bot] = {
             seat: make_bot(name, seed=bot_seed(seed, seat))
             for seat, name in enumerate(bot_names, start=1)
