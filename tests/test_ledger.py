@@ -34,7 +34,8 @@ def test_transfer_is_frozen() -> None:
         (0, 1, 2.5, "difference", "not a whole number or a Fraction"),
         (0, 1, True, "difference", "not a whole number or a Fraction"),
         (-1, 1, 3, "difference", "numbered from 0"),
-        (0, 1, 3, "", "needs a reason"),
+        (0, 1, 3, "", "is not a transfer reason"),
+        (0, 1, 3, "bribe", "'bribe' is not a transfer reason"),
     ],
 )
 def test_bad_transfers_are_refused(

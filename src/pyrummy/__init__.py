@@ -58,13 +58,14 @@ from pyrummy.core.errors import (
     RummyError,
     SetupError,
 )
-from pyrummy.core.ledger import Ledger, Transfer
+from pyrummy.core.ledger import Ledger, Transfer, TransferReason
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.melds import Meld, check_meld, explain_meld
 from pyrummy.core.observation import Observation
+from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.record import parse_record
 from pyrummy.core.rules import PRESETS, Rules, find_rules
-from pyrummy.core.settlement import Settlement, settle
+from pyrummy.core.settlement import Outcome, Settlement, settle
 from pyrummy.core.solver import Arrangement, best_arrangement, best_discards, deadwood
 
 
@@ -95,12 +96,15 @@ __all__ = [
     "CardSet",
     "Deal",
     "DuplicateCardError",
+    "EndReason",
     "HandSizeError",
     "IllegalActionError",
     "Ledger",
     "Match",
     "Meld",
     "Observation",
+    "Outcome",
+    "Phase",
     "Rank",
     "RecordError",
     "Rules",
@@ -110,6 +114,7 @@ __all__ = [
     "SetupError",
     "Suit",
     "Transfer",
+    "TransferReason",
     "best_arrangement",
     "best_discards",
     "check_meld",

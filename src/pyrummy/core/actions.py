@@ -166,8 +166,7 @@ _SPLIT: Final = re.compile(r"[\s,;]+")
 
 def _unreadable(text: str, why: str) -> IllegalActionError:
     message = Message.of("action.unknown", text=text)
-    error = IllegalActionError(f"{render(message)}: {why}")
-    error.reason = message  # type: ignore[attr-defined]
+    error = IllegalActionError(f"{render(message)}: {why}", reason=message)
     return error
 
 
@@ -533,8 +532,7 @@ class ActionSpace:
             check_meld(action.cards, _ACE_RULES[self.ace], run=action.run)
         except InvalidMeldError as exc:
             message = Message.of("action.invalid_meld", reason=str(exc))
-            error = IllegalActionError(render(message))
-            error.reason = message  # type: ignore[attr-defined]
+            error = IllegalActionError(render(message), reason=message)
             return error
         return self._outside(action, "not a meld of this game")
 

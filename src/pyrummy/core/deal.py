@@ -110,7 +110,7 @@ from pyrummy.core.melds import (
 )
 from pyrummy.core.messages import Message, render, show_cards
 from pyrummy.core.observation import PublicUndo, TableMeld
-from pyrummy.core.phases import Phase
+from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import (
     Settlement,
@@ -165,8 +165,7 @@ _Snapshot = tuple[int, tuple["TableMeld", ...], bool, int, bool, int, int]
 
 def _illegal(key: str, **params: str) -> IllegalActionError:
     message = Message.of(key, **params)
-    error = IllegalActionError(render(message))
-    error.reason = message  # type: ignore[attr-defined]
+    error = IllegalActionError(render(message), reason=message)
     return error
 
 
@@ -313,7 +312,7 @@ class Deal:
     _pending: tuple[str, int | None, bool] | None
     _all_seven: bool
     _drawn: int | None
-    _end: str
+    _end: EndReason
     _exhaustions: int
     _hands: list[int]
     _knock_card: int | None
@@ -435,7 +434,7 @@ class Deal:
         deal._rng = None
         deal._legal = None
         deal._all_seven = rules.family == "melding" and deal_number in rules.all_seven_deals
-        deal._end = ""
+        deal._end = EndReason.ONGOING
         deal._play_phase = _PHASE_MELD if rules.family == "melding" else _PHASE_DISCARD
         return deal
 
@@ -467,9 +466,10 @@ class Deal:
         return None if self.is_over else self._seat
 
     @property
-    def end_reason(self) -> str:
-        """How the deal ended: ``knock``, ``out``, ``decline``, ``exhausted``,
-        ``wall``, ``cap`` ('' while it goes on)."""
+    def end_reason(self) -> EndReason:
+        """How the deal ended (:class:`~pyrummy.core.phases.EndReason`:
+        ``knock``, ``out``, ``decline``, ``exhausted``, ``wall``, ``cap``;
+        ``EndReason.ONGOING``, the empty text, while it goes on)."""
         return self._end
 
     def hands(self, seat: int) -> CardSet:
@@ -628,7 +628,7 @@ class Deal:
         deal._stock_recycled = seen.recycled_stock
         deal._knock_card = knock_card
         deal._rng = rng
-        deal._end = seen.end_reason
+        deal._end = EndReason(seen.end_reason)
         hand = hands[deal._seat]
         for entry in seen.undo_entries:
             if entry.kind == "draw":
@@ -912,7 +912,7 @@ class Deal:
                 self._go_out(seat)
                 return
         elif family == "gin" and len(self._stock) <= rules.wall_cards:
-            self._finish("wall", "draw")
+            self._finish(EndReason.WALL, "draw")
             return
         if self._played_turn:
             self._played[seat] = True
@@ -922,7 +922,7 @@ class Deal:
     def _knock(self, seat: int, card: int) -> None:
         self._hands[seat] &= ~(1 << card)
         self._knock_card = card
-        self._finish("knock", "showdown", seat)
+        self._finish(EndReason.KNOCK, "showdown", seat)
 
     def _snapshot(self, seat: int) -> _Snapshot:
         return (
@@ -1019,19 +1019,19 @@ class Deal:
     def _decline(self, seat: int) -> None:
         rules = self.rules
         if rules.family == "knock":
-            self._finish("decline", "showdown")
+            self._finish(EndReason.DECLINE, "showdown")
             return
         if rules.family == "gin":
-            self._finish("decline", "draw")
+            self._finish(EndReason.DECLINE, "draw")
             return
         if rules.stock_refill == "on_decline":
             self._exhaustions += 1
             if self._stock_ends_deal():
-                self._finish("exhausted", "no_winner")
+                self._finish(EndReason.EXHAUSTED, "no_winner")
                 return
             self._refill()
         if not self._stock:
-            self._finish("exhausted", "no_winner")
+            self._finish(EndReason.EXHAUSTED, "no_winner")
             return
         self._draw_stock(seat)
 
@@ -1078,7 +1078,7 @@ class Deal:
         elif rules.family == "melding" and rules.stock_refill == "automatic":
             self._exhaustions += 1
             if self._stock_ends_deal():
-                self._finish("exhausted", "no_winner")
+                self._finish(EndReason.EXHAUSTED, "no_winner")
                 return
             self._refill()
             self.phase = _PHASE_DRAW if self._stock else _PHASE_DECLINE
@@ -1088,19 +1088,19 @@ class Deal:
     def _end_by_cap(self) -> None:
         family = self.rules.family
         if family == "knock":
-            self._finish("cap", "showdown")
+            self._finish(EndReason.CAP, "showdown")
         elif family == "gin":
-            self._finish("cap", "draw")
+            self._finish(EndReason.CAP, "draw")
         else:
-            self._finish("cap", "no_winner")
+            self._finish(EndReason.CAP, "no_winner")
 
     def _go_out(self, seat: int) -> None:
         went_rummy = not self._played[seat]
         self._played[seat] = True
-        self._finish("out", "out", seat, went_rummy)
+        self._finish(EndReason.OUT, "out", seat, went_rummy)
 
     def _finish(
-        self, reason: str, how: str, seat: int | None = None, went_rummy: bool = False
+        self, reason: EndReason, how: str, seat: int | None = None, went_rummy: bool = False
     ) -> None:
         # Settled when first asked for (random play and search often never ask).
         self._pending = (how, seat, went_rummy)
@@ -1137,8 +1137,7 @@ class Deal:
         problem = self._problem(action)
         if problem is None:
             problem = Message.of("action.not_legal", action=str(action))
-        error = IllegalActionError(render(problem))
-        error.reason = problem  # type: ignore[attr-defined]
+        error = IllegalActionError(render(problem), reason=problem)
         return error
 
     def _problem(self, action: Action) -> Message | None:

@@ -6,6 +6,11 @@ message, so callers may catch ``ValueError`` broadly or one kind precisely.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # messages imports this module; the type is only named here
+    from pyrummy.core.messages import Message
+
 
 class RummyError(ValueError):
     """Base class of every error the rules core raises on bad input."""
@@ -27,7 +32,13 @@ class IllegalActionError(RummyError):
     """An action that is malformed, out of turn, or not allowed by the rules.
 
     Raised before anything changes: the state is exactly as it was.
+    ``reason`` is the catalogue message saying why (render it in any
+    language), or None when only the English text is known.
     """
+
+    def __init__(self, message: str, reason: Message | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class RecordError(RummyError):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
@@ -46,6 +47,27 @@ class LedgerError(RummyError):
     """A transfer that makes no sense (paying oneself, a non-positive move)."""
 
 
+class TransferReason(StrEnum):
+    """Why points move in a transfer; each member equals its text form.
+
+    >>> TransferReason.KNOCK_PENALTY == "knock penalty"
+    True
+    """
+
+    DIFFERENCE = "difference"
+    KNOCK_PENALTY = "knock penalty"
+    RUM_BONUS = "rum bonus"
+    GIN_BONUS = "gin bonus"
+    UNDERCUT_BONUS = "undercut bonus"
+    OUT = "out"
+    RUMMY_BONUS = "rummy bonus"
+    PENALTY = "penalty"
+    BLOCK_DIFFERENCE = "block difference"
+
+    def __repr__(self) -> str:  # pasteable: a Transfer takes the plain text too
+        return repr(self.value)
+
+
 @dataclass(frozen=True)
 class Transfer:
     """``amount`` points from ``payer`` to ``payee`` for ``reason``.
@@ -65,9 +87,14 @@ class Transfer:
     payer: int | None
     payee: int
     amount: Fraction
-    reason: str
+    reason: TransferReason
 
     def __post_init__(self) -> None:
+        if type(self.reason) is not TransferReason:
+            try:
+                object.__setattr__(self, "reason", TransferReason(self.reason))
+            except ValueError:
+                raise LedgerError(f"{self.reason!r} is not a transfer reason") from None
         amount: object = self.amount
         if type(amount) is not Fraction:
             if isinstance(amount, bool) or not isinstance(amount, int | Fraction):
@@ -79,13 +106,6 @@ class Transfer:
             raise LedgerError(f"seat {self.payee} cannot pay itself")
         if self.payer is not None and self.amount.numerator <= 0:
             raise LedgerError(f"seat {self.payer} cannot pay {self.amount}: a move is positive")
-        if not self.reason:
-            raise LedgerError("a transfer needs a reason")
-
-    @property
-    def is_award(self) -> bool:
-        """True when the points come from nobody (``payer is None``)."""
-        return self.payer is None
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able form; the amount as an exact fraction string (``"17/2"``)."""
@@ -93,7 +113,7 @@ class Transfer:
             "from": self.payer,
             "to": self.payee,
             "amount": str(self.amount),
-            "reason": self.reason,
+            "reason": str(self.reason),
         }
 
 

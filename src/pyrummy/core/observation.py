@@ -33,7 +33,7 @@ from pyrummy.core.actions import Action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet
 from pyrummy.core.errors import RummyError
 from pyrummy.core.melds import Meld
-from pyrummy.core.phases import Phase
+from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
 
@@ -171,7 +171,7 @@ class Observation:
     melds_this_turn: int = 0
     undos_this_turn: int = 0
     undo_entries: tuple[PublicUndo, ...] = ()
-    end_reason: str = ""
+    end_reason: EndReason = EndReason.ONGOING
     scores: tuple[Fraction, ...] | None = None
 
     @classmethod

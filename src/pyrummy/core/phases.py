@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 
 
 class Phase(Enum):
@@ -30,3 +30,29 @@ class Phase(Enum):
     MELD = "meld"
     DISCARD = "discard"
     OVER = "over"
+
+
+class EndReason(StrEnum):
+    """How a deal ended; each member equals its text form, and ``ONGOING``
+    (the empty text, so false) stands for a deal that goes on.
+
+    >>> EndReason.KNOCK == "knock", bool(EndReason.ONGOING)
+    (True, False)
+    """
+
+    ONGOING = ""
+    #: Knock Rummy and Gin: someone knocked.
+    KNOCK = "knock"
+    #: Melding games: someone went out.
+    OUT = "out"
+    #: The stock was empty and the player declined the discard.
+    DECLINE = "decline"
+    #: Melding games: the stock ran out for the last time (reuse limit, block).
+    EXHAUSTED = "exhausted"
+    #: Gin: two cards left in the stock and nobody knocked.
+    WALL = "wall"
+    #: The turn cap was reached.
+    CAP = "cap"
+
+    def __repr__(self) -> str:
+        return repr(self.value)

@@ -49,11 +49,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 
 from pyrummy.core.cards import N_STANDARD, Card, CardSet, CardsLike, parse_card, to_cardset
 from pyrummy.core.errors import CardNotationError, DuplicateCardError, RummyError
-from pyrummy.core.ledger import Ledger, Transfer
+from pyrummy.core.ledger import Ledger, Transfer, TransferReason
 from pyrummy.core.melds import Meld, check_meld, extend_meld
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import Arrangement, all_best_arrangements, best_arrangement
@@ -65,6 +66,40 @@ HandsLike = Sequence[HandLike]
 
 class SettlementError(RummyError):
     """Hands, seats or a winner that cannot be settled as given."""
+
+
+class Outcome(StrEnum):
+    """How a deal was settled; each member equals its text form.
+
+    >>> Outcome.KNOCKER_BEATEN == "knocker-beaten"
+    True
+    """
+
+    #: Knock Rummy (§2): the knocker has the lowest deadwood alone.
+    KNOCKER_LOWEST = "knocker-lowest"
+    #: Knock Rummy: the knocker ties the lowest and neither pays nor receives.
+    KNOCKER_TIED = "knocker-tied"
+    #: Knock Rummy: someone is below the knocker, who pays the knock penalty.
+    KNOCKER_BEATEN = "knocker-beaten"
+    #: Knock Rummy: the knocker has no deadwood (the rum bonus).
+    RUM = "rum"
+    #: A knock showdown without a knocker (the stock ran out).
+    NO_KNOCKER = "no-knocker"
+    #: Gin Rummy: the knocker wins a knock, goes gin, or is undercut.
+    KNOCK = "knock"
+    GIN = "gin"
+    UNDERCUT = "undercut"
+    #: Melding games: a player went out, or went rummy (all at once).
+    OUT = "out"
+    RUMMY = "rummy"
+    #: Nobody out: the lowest hand collects, or everyone takes a penalty.
+    BLOCK = "block"
+    PENALTY = "penalty"
+    #: Nobody scores (a gin wall, a capped or drawn deal).
+    DRAW = "draw"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
 
 
 @dataclass(frozen=True)
@@ -85,7 +120,7 @@ class Settlement:
     transfers: tuple[Transfer, ...]
     net: tuple[Fraction, ...]
     winners: tuple[int, ...]
-    outcome: str
+    outcome: Outcome
     knocker: int | None = None
     counts: tuple[int, ...] = ()
     layoffs: tuple[tuple[Card, int], ...] = ()
@@ -104,7 +139,7 @@ class Settlement:
         """JSON-able form: cards in notation, amounts as fraction strings."""
         result: dict[str, object] = {
             "rules": self.rules,
-            "outcome": self.outcome,
+            "outcome": str(self.outcome),
             "knocker": self.knocker,
             "winners": list(self.winners),
             "hands": [
@@ -184,7 +219,9 @@ def _whole_hand(cards: CardSet, rules: Rules) -> Arrangement:
     return Arrangement(melds=(), deadwood_cards=cards, deadwood=hand_value(cards, rules))
 
 
-def _shares(payer: int | None, winners: Sequence[int], amount: int, reason: str) -> list[Transfer]:
+def _shares(
+    payer: int | None, winners: Sequence[int], amount: int, reason: TransferReason
+) -> list[Transfer]:
     """``amount`` split equally among the winners, one transfer per winner."""
     if amount <= 0:
         return []
@@ -201,7 +238,7 @@ def _result(
     hands: Sequence[Arrangement],
     transfers: Iterable[Transfer],
     winners: Sequence[int],
-    outcome: str,
+    outcome: Outcome,
     rules: Rules,
     *,
     knocker: int | None = None,
@@ -230,7 +267,7 @@ def _result(
 
 def knock_transfers(
     deadwoods: Sequence[int], knocker: int | None, rules: Rules | str = "knock"
-) -> tuple[list[Transfer], tuple[int, ...], str]:
+) -> tuple[list[Transfer], tuple[int, ...], Outcome]:
     """The transfers, winners and outcome of a knock showdown, from deadwoods.
 
     Follows RULES.md §2 (five cases) and §3 (``knock_penalty_mode`` =
@@ -258,36 +295,42 @@ def knock_transfers(
     def others_pay(winners: tuple[int, ...]) -> None:
         for seat, count in enumerate(deadwoods):
             if seat not in winners:
-                transfers.extend(_shares(seat, winners, count - low, "difference"))
+                transfers.extend(_shares(seat, winners, count - low, TransferReason.DIFFERENCE))
 
     if knocker is None:
         others_pay(lowest)
-        return transfers, lowest, "no-knocker"
+        return transfers, lowest, Outcome.NO_KNOCKER
     own = deadwoods[knocker]
     if own == 0:
         for seat, count in enumerate(deadwoods):
             if seat != knocker:
-                transfers.extend(_shares(seat, (knocker,), count, "difference"))
-                transfers.extend(_shares(seat, (knocker,), rules.rum_bonus, "rum bonus"))
-        return transfers, (knocker,), "rum"
+                transfers.extend(_shares(seat, (knocker,), count, TransferReason.DIFFERENCE))
+                transfers.extend(
+                    _shares(seat, (knocker,), rules.rum_bonus, TransferReason.RUM_BONUS)
+                )
+        return transfers, (knocker,), Outcome.RUM
     if lowest == (knocker,):
         others_pay(lowest)
-        return transfers, lowest, "knocker-lowest"
+        return transfers, lowest, Outcome.KNOCKER_LOWEST
     if own == low:
         # The knocker ties: the other lowest win, the knocker neither pays nor receives.
         winners = tuple(seat for seat in lowest if seat != knocker)
         for seat, count in enumerate(deadwoods):
             if count > low:
-                transfers.extend(_shares(seat, winners, count - low, "difference"))
-        return transfers, winners, "knocker-tied"
+                transfers.extend(_shares(seat, winners, count - low, TransferReason.DIFFERENCE))
+        return transfers, winners, Outcome.KNOCKER_TIED
     others_pay(lowest)
     if rules.knock_penalty_mode == "each_lower":
         for seat, count in enumerate(deadwoods):
             if count < own:
-                transfers.extend(_shares(knocker, (seat,), rules.knock_penalty, "knock penalty"))
+                transfers.extend(
+                    _shares(knocker, (seat,), rules.knock_penalty, TransferReason.KNOCK_PENALTY)
+                )
     else:
-        transfers.extend(_shares(knocker, lowest, rules.knock_penalty, "knock penalty"))
-    return transfers, lowest, "knocker-beaten"
+        transfers.extend(
+            _shares(knocker, lowest, rules.knock_penalty, TransferReason.KNOCK_PENALTY)
+        )
+    return transfers, lowest, Outcome.KNOCKER_BEATEN
 
 
 def _settle_knock(hands: tuple[CardSet, ...], knocker: int | None, rules: Rules) -> Settlement:
@@ -407,16 +450,16 @@ def _settle_gin(hands: tuple[CardSet, ...], knocker: int, rules: Rules) -> Settl
     _, shown, defence = min(choices, key=lambda choice: choice[0])
     own, theirs = shown.deadwood, defence.deadwood
     if own == 0:
-        outcome, winner = "gin", knocker
-        transfers = _shares(None, (knocker,), rules.gin_bonus, "gin bonus")
-        transfers += _shares(None, (knocker,), theirs, "difference")
+        outcome, winner = Outcome.GIN, knocker
+        transfers = _shares(None, (knocker,), rules.gin_bonus, TransferReason.GIN_BONUS)
+        transfers += _shares(None, (knocker,), theirs, TransferReason.DIFFERENCE)
     elif theirs <= own:
-        outcome, winner = "undercut", defender
-        transfers = _shares(None, (defender,), own - theirs, "difference")
-        transfers += _shares(None, (defender,), rules.undercut_bonus, "undercut bonus")
+        outcome, winner = Outcome.UNDERCUT, defender
+        transfers = _shares(None, (defender,), own - theirs, TransferReason.DIFFERENCE)
+        transfers += _shares(None, (defender,), rules.undercut_bonus, TransferReason.UNDERCUT_BONUS)
     else:
-        outcome, winner = "knock", knocker
-        transfers = _shares(None, (knocker,), theirs - own, "difference")
+        outcome, winner = Outcome.KNOCK, knocker
+        transfers = _shares(None, (knocker,), theirs - own, TransferReason.DIFFERENCE)
     arrangements = [shown, defence.arrangement] if knocker == 0 else [defence.arrangement, shown]
     counts = (own, theirs) if knocker == 0 else (theirs, own)
     return _result(
@@ -447,10 +490,12 @@ def _lowest_collects(
         transfers = [
             transfer
             for seat, value in enumerate(values)
-            for transfer in _shares(seat, winners, value - low, "block difference")
+            for transfer in _shares(seat, winners, value - low, TransferReason.BLOCK_DIFFERENCE)
         ]
     else:
-        transfers = _shares(None, winners, sum(values) - low * len(values), "block difference")
+        transfers = _shares(
+            None, winners, sum(values) - low * len(values), TransferReason.BLOCK_DIFFERENCE
+        )
     return shown, transfers, winners
 
 
@@ -491,7 +536,7 @@ def settle_draw(hands: HandsLike, rules: Rules | str = "gin") -> Settlement:
     """A drawn deal (gin wall, a capped deal): every hand shown, nobody scores."""
     rules = find_rules(rules)
     cards = read_hands(hands, rules)
-    return _result([best_arrangement(hand, rules) for hand in cards], [], (), "draw", rules)
+    return _result([best_arrangement(hand, rules) for hand in cards], [], (), Outcome.DRAW, rules)
 
 
 def settle_going_out(
@@ -521,26 +566,33 @@ def settle_going_out(
     transfers: list[Transfer] = []
     if rules.scoring == "winner_collects":
         total = sum(values.values())
-        transfers += _shares(None, (winner,), total, "out")
+        transfers += _shares(None, (winner,), total, TransferReason.OUT)
         if bonus == "double":
-            transfers += _shares(None, (winner,), total, "rummy bonus")
+            transfers += _shares(None, (winner,), total, TransferReason.RUMMY_BONUS)
     elif rules.scoring == "penalty":
         for seat in losers:
-            for reason in ("penalty", "rummy bonus") if bonus == "double" else ("penalty",):
+            reasons = (
+                (TransferReason.PENALTY, TransferReason.RUMMY_BONUS)
+                if bonus == "double"
+                else (TransferReason.PENALTY,)
+            )
+            for reason in reasons:
                 if values[seat]:
                     transfers.append(Transfer(None, seat, Fraction(-values[seat]), reason))
     else:
         for seat in losers:
-            transfers += _shares(seat, (winner,), values[seat], "out")
+            transfers += _shares(seat, (winner,), values[seat], TransferReason.OUT)
             if bonus == "double":
-                transfers += _shares(seat, (winner,), values[seat], "rummy bonus")
+                transfers += _shares(seat, (winner,), values[seat], TransferReason.RUMMY_BONUS)
     if bonus == "plus10":
         if rules.scoring == "pay_per_point":
             share = Fraction(10, len(losers))
-            transfers += [Transfer(seat, winner, share, "rummy bonus") for seat in losers]
+            transfers += [
+                Transfer(seat, winner, share, TransferReason.RUMMY_BONUS) for seat in losers
+            ]
         else:
-            transfers += _shares(None, (winner,), 10, "rummy bonus")
-    outcome = "out" if bonus == "none" else "rummy"
+            transfers += _shares(None, (winner,), 10, TransferReason.RUMMY_BONUS)
+    outcome = Outcome.OUT if bonus == "none" else Outcome.RUMMY
     return _result(shown, transfers, (winner,), outcome, rules)
 
 
@@ -570,14 +622,14 @@ def settle_no_winner(hands_left: HandsLike, rules: Rules | str = "block") -> Set
     if rules.scoring == "penalty":
         shown = [_whole_hand(hand, rules) for hand in cards]
         transfers = [
-            Transfer(None, seat, Fraction(-hand.deadwood), "penalty")
+            Transfer(None, seat, Fraction(-hand.deadwood), TransferReason.PENALTY)
             for seat, hand in enumerate(shown)
             if hand.deadwood
         ]
-        return _result(shown, transfers, (), "penalty", rules)
+        return _result(shown, transfers, (), Outcome.PENALTY, rules)
     if rules.scoring == "pay_per_point" or rules.nobody_out == "lowest_collects":
         shown, transfers, winners = _lowest_collects(
             cards, rules, moved=rules.scoring == "pay_per_point"
         )
-        return _result(shown, transfers, winners, "block", rules)
-    return _result([_whole_hand(hand, rules) for hand in cards], [], (), "draw", rules)
+        return _result(shown, transfers, winners, Outcome.BLOCK, rules)
+    return _result([_whole_hand(hand, rules) for hand in cards], [], (), Outcome.DRAW, rules)

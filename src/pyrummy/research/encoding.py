@@ -64,7 +64,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pyrummy.core.actions import Action, ActionKind, action_space
-from pyrummy.core.cards import N_CARDS, Card
+from pyrummy.core.cards import N_CARDS
 from pyrummy.core.deal import Deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.phases import Phase
@@ -187,11 +187,6 @@ def research_legal_actions(deal: Deal) -> list[Action]:
     return kept or legal
 
 
-def action_size(rules: Rules | str) -> int:
-    """Size of the integer action space of ``rules`` (``docs/actions.md``)."""
-    return action_space(rules).size
-
-
 def action_ids(rules: Rules | str, actions: Sequence[Action]) -> list[int]:
     """The integer numbers of ``actions``, in the same order."""
     encode = action_space(rules).encode
@@ -243,8 +238,3 @@ def reward_bound(rules: Rules | str, players: int) -> float:
     bonus += the_rules.undercut_bonus + 10
     per_opponent = 2 * 15 * cards + bonus
     return float(2 * (players - 1) * per_opponent)
-
-
-def card_name(card: Card) -> str:
-    """The card's notation (``7H``), for text renderings."""
-    return str(card)
