@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck unit bench system-deps clean
+.PHONY: run test lint typecheck unit docs bench system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,16 @@ unit: $(STAMP)
 system-deps:
 	bash scripts/system-deps.sh
 
-test: system-deps lint typecheck unit
+# The documentation site (Sphinx + MyST) into docs/_build/html; any warning fails it.
+DOCS_STAMP := $(VENV)/.docs-stamp
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install -q -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/sphinx-build -n -W --keep-going -q -b html docs docs/_build/html
+
+test: system-deps lint typecheck docs unit
 
 # Benchmarks run beside the peers (RLCard, OpenSpiel), installed only here.
 $(BENCH_STAMP): pyproject.toml

@@ -1,0 +1,3 @@
+"""placeholder"""
+def setup(app):
+    return {"parallel_read_safe": True}

@@ -1,0 +1,55 @@
+"""The documentation's examples run: README's Python blocks and the site's doctests.
+
+README.md's ```python blocks are executed as they are written. The site's
+pages (docs/**/*.md) hold ```pycon blocks, which are doctests: each page's
+blocks run in order in one namespace, and their printed output must match.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FENCE = re.compile(r"^```(?P<lang>[\w{}-]*)[^\n]*\n(?P<body>.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+
+
+def code_blocks(path: Path, lang: str) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return [m["body"] for m in FENCE.finditer(text) if m["lang"] == lang]
+
+
+README_BLOCKS = code_blocks(ROOT / "README.md", "python")
+DOC_PAGES = sorted(p for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts)
+PAGES_WITH_EXAMPLES = [p for p in DOC_PAGES if code_blocks(p, "pycon")]
+
+
+def test_readme_and_docs_have_examples() -> None:
+    # The extraction itself must find something, or the tests below prove nothing.
+    assert len(README_BLOCKS) >= 2
+    assert {p.name for p in PAGES_WITH_EXAMPLES} >= {"getting-started.md", "knock.md", "gin.md"}
+
+
+@pytest.mark.parametrize("index", range(len(README_BLOCKS)))
+def test_readme_python_block_runs(index: int) -> None:
+    source = README_BLOCKS[index]
+    namespace: dict[str, object] = {"__name__": f"readme_block_{index}"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, f"README.md python block {index + 1}", "exec"), namespace)
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_EXAMPLES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_docs_page_examples(page: Path) -> None:
+    text = "\n".join(code_blocks(page, "pycon"))
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(text, {}, str(page.relative_to(ROOT)), str(page), 0)
+    assert test.examples, f"{page} has pycon blocks without examples"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report = io.StringIO()
+    runner.run(test, out=report.write)
+    assert runner.failures == 0, report.getvalue()
