@@ -19,9 +19,10 @@ release = version = pyrummy.__version__
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
-    "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "rules_options",
+    "public_api",
+    "reexports",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
@@ -37,7 +38,7 @@ html_title = f"pyrummy {release}"
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": True}
 autoclass_content = "class"
 
 # Every cross-reference must resolve (nitpicky), except names that belong to
