@@ -45,11 +45,20 @@ def test_readme_python_block_runs(index: int) -> None:
 
 @pytest.mark.parametrize("page", PAGES_WITH_EXAMPLES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_docs_page_examples(page: Path) -> None:
-    text = "\n".join(code_blocks(page, "pycon"))
+    text = page.read_text(encoding="utf-8")
+    name = str(page.relative_to(ROOT))
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(text, {}, str(page.relative_to(ROOT)), str(page), 0)
-    assert test.examples, f"{page} has pycon blocks without examples"
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    namespace: dict[str, object] = {"__name__": name}
     report = io.StringIO()
-    runner.run(test, out=report.write)
+    examples = 0
+    for block in FENCE.finditer(text):
+        if block["lang"] != "pycon":
+            continue
+        first_line = text.count("\n", 0, block.start("body"))
+        test = parser.get_doctest(block["body"], namespace, name, str(page), first_line)
+        examples += len(test.examples)
+        runner.run(test, out=report.write, clear_globs=False)
+        namespace = test.globs  # a DocTest runs in a copy: the next block continues from it
+    assert examples, f"{name} has pycon blocks without examples"
     assert runner.failures == 0, report.getvalue()
