@@ -46,7 +46,6 @@ def _definitions(env: BuildEnvironment, target: str, module: str | None) -> list
         obj = _lookup(name)
         if obj is None:
             continue
-        head, _, tail = name.partition(".") if "." in name else (name, "", "")
         defined_in = getattr(obj, "__module__", None)
         qualname = getattr(obj, "__qualname__", None)
         if isinstance(defined_in, str) and isinstance(qualname, str):
@@ -58,7 +57,6 @@ def _definitions(env: BuildEnvironment, target: str, module: str | None) -> list
         last = name.rsplit(".", 1)[-1]
         package = name.rsplit(".", 1)[0]
         found = [full for full in known if full.endswith("." + last) and full.startswith(package)]
-        del head, tail
         if len(found) == 1:
             return found
     return []
@@ -75,9 +73,7 @@ def resolve(
     if len(found) != 1:
         return None
     domain = env.get_domain("py")
-    return domain.resolve_xref(  # type: ignore[no-any-return]
-        env, node["refdoc"], app.builder, "obj", found[0], node, contnode
-    )
+    return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", found[0], node, contnode)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
