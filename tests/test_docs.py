@@ -1,6 +1,7 @@
 """The documentation's examples run: README's Python blocks and the site's doctests.
 
-README.md's ```python blocks are executed as they are written. The site's
+README.md's ```python blocks are executed as they are written, and a line
+that promises a value in a comment (``deadwood("...")  # 14``) must keep it. The site's
 pages (docs/**/*.md) hold ```pycon blocks, which are doctests: each page's
 blocks run in order in one namespace, and their printed output must match.
 """
@@ -35,9 +36,32 @@ def test_readme_and_docs_have_examples() -> None:
     assert {p.name for p in PAGES_WITH_EXAMPLES} >= {"getting-started.md", "knock.md", "gin.md"}
 
 
+# A README line `expression  # 14` promises a value: the test checks it.
+PROMISE = re.compile(r"^(?P<expr>[^#\s][^#]*?)\s+#\s*(?P<value>-?\d+)\s*$")
+
+
+def with_promises_checked(source: str) -> tuple[str, int]:
+    lines = []
+    promises = 0
+    for line in source.splitlines():
+        match = PROMISE.match(line)
+        if match:
+            promises += 1
+            expr, value = match["expr"], match["value"]
+            line = f"assert ({expr}) == {value}, {expr!r} + ' is not ' + {value!r}"
+        lines.append(line)
+    return "\n".join(lines) + "\n", promises
+
+
+def test_readme_promises_are_read() -> None:
+    checked, promises = with_promises_checked(README_BLOCKS[0])
+    assert promises >= 1
+    assert "assert (pyrummy.best_arrangement(" in checked
+
+
 @pytest.mark.parametrize("index", range(len(README_BLOCKS)))
 def test_readme_python_block_runs(index: int) -> None:
-    source = README_BLOCKS[index]
+    source, _ = with_promises_checked(README_BLOCKS[index])
     namespace: dict[str, object] = {"__name__": f"readme_block_{index}"}
     with contextlib.redirect_stdout(io.StringIO()):
         exec(compile(source, f"README.md python block {index + 1}", "exec"), namespace)
