@@ -134,7 +134,7 @@ class RulesOptionsDirective(SphinxDirective):
                 [
                     [nodes.literal(name, name)],
                     inline(type_text(name)),
-                    [nodes.literal(text=format_option(getattr(base, name)))],
+                    [nodes.literal(text=format_option(getattr(base, name)) or "none")],
                     inline(FAMILIES[MEANINGS.get(name, ("all", ""))[0]]),
                     inline(MEANINGS.get(name, ("all", ""))[1]),
                 ]
@@ -150,9 +150,13 @@ class RulesOptionsDirective(SphinxDirective):
         presets = list(PRESETS.values())
         rows = []
         for name in names:
+            applies = MEANINGS.get(name, ("all", ""))[0]
             cells: list[list[nodes.Node]] = [[nodes.literal(name, name)]]
             for rules in presets:
-                value = nodes.literal(text=format_option(getattr(rules, name)))
+                if applies in ("knock", "melding", "gin") and applies != rules.family:
+                    cells.append([nodes.Text("·")])  # ignored by this family
+                    continue
+                value = nodes.literal(text=format_option(getattr(rules, name)) or "none")
                 changed = getattr(rules, name) != getattr(base, name)
                 cells.append([nodes.strong("", "", value)] if changed else [value])
             rows.append(cells)
