@@ -86,3 +86,37 @@ def test_docs_page_examples(page: Path) -> None:
         namespace = test.globs  # a DocTest runs in a copy: the next block continues from it
     assert examples, f"{name} has pycon blocks without examples"
     assert runner.failures == 0, report.getvalue()
+
+
+# Docstrings cite the rules pages as "docs/rules/knock.md §6" (or, after a
+# first citation, "gin.md §4"); every such citation must name a real section.
+CITATION = re.compile(
+    r"(?<![\w/])(?:docs/rules/)?(?P<page>[a-z][\w-]*)\.md §(?P<first>\d+)(?:-§(?P<last>\d+))?"
+)
+DOC_PATH = re.compile(r"docs/[\w/.-]+?\.md")
+
+
+def source_files() -> list[Path]:
+    return sorted((ROOT / "src" / "pyrummy").rglob("*.py"))
+
+
+def test_docstring_citations_name_real_sections() -> None:
+    rules = ROOT / "docs" / "rules"
+    cited = 0
+    for path in source_files():
+        for match in CITATION.finditer(path.read_text(encoding="utf-8")):
+            page = rules / f"{match['page']}.md"
+            assert page.exists(), f"{path.name} cites {match[0]}: no page {page.name}"
+            headings = set(re.findall(r"^## (\d+)\. ", page.read_text(encoding="utf-8"), re.M))
+            for number in range(int(match["first"]), int(match["last"] or match["first"]) + 1):
+                assert str(number) in headings, f"{path.name} cites {match[0]}: no §{number}"
+            cited += 1
+    assert cited >= 15
+
+
+def test_docstrings_name_existing_docs_and_no_missing_spec() -> None:
+    for path in source_files():
+        text = path.read_text(encoding="utf-8")
+        assert "RULES.md" not in text, f"{path} cites RULES.md, which is not in the repository"
+        for doc in DOC_PATH.findall(text):
+            assert (ROOT / doc).exists(), f"{path.name} names {doc}, which does not exist"
