@@ -120,3 +120,13 @@ def test_docstrings_name_existing_docs_and_no_missing_spec() -> None:
         assert "RULES.md" not in text, f"{path} cites RULES.md, which is not in the repository"
         for doc in DOC_PATH.findall(text):
             assert (ROOT / doc).exists(), f"{path.name} names {doc}, which does not exist"
+
+
+def test_every_core_module_has_an_api_page() -> None:
+    modules = {p.stem for p in (ROOT / "src" / "pyrummy" / "core").glob("*.py")} - {"__init__"}
+    index = (ROOT / "docs" / "api" / "index.md").read_text(encoding="utf-8")
+    for module in sorted(modules):
+        page = ROOT / "docs" / "api" / f"core-{module}.md"
+        assert page.exists(), f"pyrummy.core.{module} has no page in docs/api/"
+        assert f"automodule:: pyrummy.core.{module}\n" in page.read_text(encoding="utf-8")
+        assert f"core-{module}\n" in index, f"docs/api/index.md does not list core-{module}"
