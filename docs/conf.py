@@ -27,7 +27,7 @@ extensions = [
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build", "screenshot-*.png"]
+exclude_patterns = ["_build"]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 # Headings become link targets, so pages can cite "knock.md#settlement".
