@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-stamp
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck unit test-pythons bench system-deps clean
+.PHONY: run test lint typecheck unit test-pythons docs bench system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,11 +31,20 @@ unit: $(STAMP)
 system-deps:
 	bash scripts/system-deps.sh
 
+# The documentation site (Sphinx + MyST) into docs/_build/html; any warning fails it.
+DOCS_STAMP := $(VENV)/.docs-stamp
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install -q -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(BIN)/sphinx-build -n -W --keep-going -q -b html docs docs/_build/html
+
 # The core's tests on Python 3.11-3.13 in venvs with no extra installed.
 test-pythons:
 	bash scripts/test-pythons.sh
 
-test: system-deps lint typecheck test-pythons unit
+test: system-deps lint typecheck docs test-pythons unit
 
 # Benchmarks run beside the peers (RLCard, OpenSpiel), installed only here.
 $(BENCH_STAMP): pyproject.toml
@@ -49,4 +58,4 @@ bench: $(BENCH_STAMP)
 	$(BENCH_VENV)/bin/python benchmarks/engine.py
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) .venv-py3.* .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(BENCH_VENV) .venv-py3.* .mypy_cache .pytest_cache .ruff_cache docs/_build

@@ -9,7 +9,7 @@ accepted, ♠♥♦♣ on display):
 >>> [str(meld) for meld in arrangement.melds], arrangement.deadwood
 (['7S 8S 9S'], 14)
 
-A showdown of Knock Rummy (RULES.md §9, example 1): the knocker is beaten
+A showdown of Knock Rummy (docs/rules/knock.md §8, example 1): the knocker is beaten
 and pays 8 - 3 + 10 = 15.
 
 >>> result = pyrummy.settle(["4H 5H 6H QC QD QS 8D", "AS AH AD 7C 8C 9C 3H"], knocker=0)

@@ -1,4 +1,4 @@
-"""One deal of any preset as an explicit state machine (RULES.md §1-§8).
+"""One deal of any preset as an explicit state machine (docs/rules/).
 
 A :class:`Deal` is in one :class:`~pyrummy.core.phases.Phase` at a time;
 :meth:`Deal.legal_actions` lists what the seat to play may do (sorted by the
@@ -7,7 +7,7 @@ integer encoding of :mod:`pyrummy.core.actions`, no repeats) and
 :class:`~pyrummy.core.errors.IllegalActionError` with the reason and changes
 nothing.
 
-Dealing (RULES.md §1): ``deck[0]`` is dealt first, one card at a time,
+Dealing (docs/rules/common.md §5): ``deck[0]`` is dealt first, one card at a time,
 clockwise, starting with the seat to the dealer's left (``dealer + 1``); in
 Rotham the starting player's eighth card comes after the round-robin. The
 next card is turned face up to start the discard pile; the card after it is
@@ -24,7 +24,7 @@ the top of the stock (drawn first), the last card of ``deck`` its bottom.
 >>> deal.is_over, deal.settlement is not None, deal.current_seat
 (True, True, None)
 
-Rulings where RULES.md is silent (see also ``docs/actions.md``):
+Rulings where the sources are silent (docs/rules/common.md §6-§8, ``docs/actions.md``):
 
 - *Taken discard* (every melding preset): you may not meld or lay off so
   that the card you took from the discard pile this turn is the only card
@@ -1042,7 +1042,7 @@ class Deal:
         return rules.stock_end == "reuse_limit" and self._exhaustions >= rules.reuse_limit
 
     def _refill(self) -> None:
-        """Turn the discard pile over as the new stock (RULES.md §4, §5)."""
+        """Turn the discard pile over as the new stock (docs/rules/rummy.md §8, basic.md §1)."""
         pile = self._pile
         keep = pile[-1:] if self.rules.recycle_keeps_top else []
         recycled = pile[:-1] if keep else pile[:]

@@ -4,7 +4,7 @@ A transfer either *moves* points from one seat to another (Knock Rummy,
 pay-per-point: what one gains another loses, so the ledger sums to zero), or
 *awards* points to one seat from nobody (``payer=None``: Rummy, Basic, Block,
 Gin, where only the winner scores). A negative award is a penalty (the
-``penalty`` scoring of RULES.md §5), so a higher net is always better.
+``penalty`` scoring of docs/rules/basic.md §4), so a higher net is always better.
 
 Amounts are exact :class:`fractions.Fraction` values: shared winnings are
 split exactly (17/2, 5/3), never rounded. Reasons are short English keys

@@ -4,7 +4,7 @@ The match speaks the same verbs as a deal (``current_seat``,
 ``legal_actions()``, ``apply()``, ``observe()``), so ``while not m.is_over:
 m.apply(...)`` plays a whole match: when a deal ends and the match goes on,
 the next deal starts at once, dealt by the seat to the left of the last
-dealer (RULES.md §1).
+dealer (docs/rules/common.md §5).
 
 How a match ends is the preset's ``rules.match_end``:
 
@@ -15,7 +15,7 @@ How a match ends is the preset's ``rules.match_end``:
 * ``penalty_limit``: after the deal in which someone's penalty total reaches
   ``rules.target``. Penalties are negative awards in the ledger, so that is
   a total of ``-target`` or less. ``basic`` with ``scoring=penalty`` and the
-  default ``match_end=target`` ends this way too (RULES.md §5: "when someone
+  default ``match_end=target`` ends this way too (docs/rules/basic.md §4: "when someone
   reaches 100 the lowest total wins").
 * ``scoring=pay_per_point`` with the default ``match_end=target`` plays a
   fixed number of deals instead (seed 004: «Сеанс будет длиться определенное

@@ -19,7 +19,7 @@ pyrummy.core.melds.InvalidMeldError: Q-K-A is not a run: the ace is low
 >>> extend_meld(check_meld("7H 8H 9H", "rummy"), Card("TH"), "rummy")
 Meld(RUN, '7H 8H 9H TH')
 
-Rulings on jokers (Rotham, RULES.md §7; the source only says a joker stands
+Rulings on jokers (Rotham, docs/rules/rotham.md §2; the source only says a joker stands
 for any card of a set or run):
 
 - A joker stands for exactly one card, any card a set or a run needs (seed

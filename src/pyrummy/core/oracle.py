@@ -7,7 +7,7 @@ lowest remaining card is either deadwood or in one meld containing it, so
 each partition is visited exactly once). Meant for hands of up to about
 fifteen cards.
 
-Meld definition (RULES.md §1, §5, §7): a *set* is 3 or 4 cards of one rank;
+Meld definition (docs/rules/common.md §3, rotham.md §2): a *set* is 3 or 4 cards of one rank;
 a *run* is 3 or more cards of one suit in consecutive ranks. The ace is low
 (``A-2-3``); with ``ace="high_or_low"`` it may also end a run above the king
 (``Q-K-A``), with ``ace="around_the_corner"`` runs may wrap (``K-A-2``). A

@@ -1,11 +1,11 @@
 """Rules as declared data: one frozen :class:`Rules` value per preset.
 
-Every option of RULES.md §5 and §8 is a named, typed field. Presets live in a
+Every option of docs/rules/ is a named, typed field (docs/options.md). Presets live in a
 registry with aliases; :func:`find_rules` looks one up and applies options,
 refusing unknown names and out-of-range values (nothing is silently
 defaulted).
 
-Rulings read from the sources (see ``docs/rules.md``): ``nobody_out`` is how
+Rulings read from the sources (see ``docs/rules/rulings.md``): ``nobody_out`` is how
 a melding deal that nobody went out of scores under ``winner_collects``:
 seed 004's general rule (the lowest hand scores the differences to every
 other hand; ``basic``, ``block``, ``rotham``) or seed 001's draw
@@ -399,7 +399,7 @@ _ALIASES: Final = {alias: name for name, rules in PRESETS.items() for alias in r
 
 
 def preset_names() -> list[str]:
-    """The preset names in the order of RULES.md."""
+    """The preset names in the order of docs/rules/index.md."""
     return list(PRESETS)
 
 

@@ -2,8 +2,8 @@
 
 One entry point per way a deal ends:
 
-- :func:`settle` — a showdown: Knock Rummy (RULES.md §2, §3), Gin (§8), or
-  the no-winner end of a melding game such as Block (§6);
+- :func:`settle` — a showdown: Knock Rummy (docs/rules/knock.md §6), Gin (gin.md §4), or
+  the no-winner end of a melding game such as Block (block.md §2);
 - :func:`settle_going_out` — someone went out in a melding game (§4, §5);
 - :func:`settle_no_winner` — a melding deal ended with nobody out;
 - :func:`settle_draw` — a drawn deal (the gin wall, a capped deal): nobody
@@ -21,7 +21,7 @@ Outcomes: ``rum``, ``knocker-lowest``, ``knocker-tied``, ``knocker-beaten``,
 (nobody out, the lowest hand collects); ``penalty`` (nobody out, penalty
 scoring); ``draw``.
 
-Rulings where RULES.md is silent:
+Rulings where the sources are silent (also in docs/rules/gin.md §3, basic.md §4):
 
 - Gin, the knocker's arrangement: least deadwood first; among arrangements
   with equal deadwood, the one that leaves the defender the *highest*
@@ -270,7 +270,7 @@ def knock_transfers(
 ) -> tuple[list[Transfer], tuple[int, ...], Outcome]:
     """The transfers, winners and outcome of a knock showdown, from deadwoods.
 
-    Follows RULES.md §2 (five cases) and §3 (``knock_penalty_mode`` =
+    Follows docs/rules/knock.md §6 (five cases) and knock-target.md §2 (``knock_penalty_mode`` =
     ``each_lower``: the beaten knocker pays the penalty to every opponent
     below them). Each share of a shared amount is its own transfer.
 
@@ -542,7 +542,7 @@ def settle_draw(hands: HandsLike, rules: Rules | str = "gin") -> Settlement:
 def settle_going_out(
     winner: int, hands_left: HandsLike, rules: Rules | str = "basic", went_rummy: bool = False
 ) -> Settlement:
-    """Settle a melding deal that ``winner`` went out of (RULES.md §4, §5).
+    """Settle a melding deal that ``winner`` went out of (docs/rules/rummy.md §7, basic.md §4).
 
     ``hands_left`` are the cards left in every hand (the winner's is empty);
     ``went_rummy`` says the winner went out in one turn without having

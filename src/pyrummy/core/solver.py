@@ -1,4 +1,4 @@
-"""Best arrangement of a hand: the least deadwood, fast and exact (RULES.md §1).
+"""Best arrangement of a hand: the least deadwood, fast and exact (docs/rules/common.md §4).
 
 The hand is an int bit set (card ``13 * suit + rank``). Runs live inside one
 suit, so every 13-bit suit pattern has a best run split that can be looked
@@ -688,7 +688,7 @@ def _to_arrangement(found: MaskArrangement, values: tuple[int, ...]) -> Arrangem
 
 
 def deadwood(cards: CardsLike, rules: Rules | str = "knock") -> int:
-    """Least deadwood of the hand under the rules (RULES.md §1: not most melds).
+    """Least deadwood of the hand under the rules (docs/rules/common.md §4: not most melds).
 
     >>> deadwood("7S 7H 7D 8S 9S"), deadwood("QS KS AS", find_rules("basic", ace="high_or_low"))
     (14, 0)

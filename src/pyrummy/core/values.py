@@ -1,7 +1,7 @@
 """Card values under a preset's rules (deadwood and hand counts).
 
-A = 1 (15 when the ace may be high, RULES.md §5), 2-10 face value,
-J Q K = 10, a joker left in hand 15 (RULES.md §7 ruling).
+A = 1 (15 when the ace may be high, docs/rules/common.md §2), 2-10 face value,
+J Q K = 10, a joker left in hand 15 (a ruling, docs/rules/rotham.md §1).
 
 >>> from pyrummy.core.cards import parse_cards
 >>> from pyrummy.core.rules import find_rules
