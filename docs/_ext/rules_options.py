@@ -53,6 +53,7 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "recycle_keeps_top": ("melding", "the top discard stays when the pile becomes the stock"),
     "reuse_limit": ("melding", "with `stock_end=reuse_limit`: the stock's N-th end ends the deal"),
     "scoring": ("melding", "who scores what when a deal ends"),
+    "nobody_out": ("melding", "a deal nobody goes out of: the lowest hand collects, or a draw"),
     "all_seven_deals": ("melding", "deals in which a player must go down with all seven cards"),
     "starter_extra_card": ("melding", "the starting player gets one card more and does not draw"),
     "knock_limit": ("gin", "most deadwood a knocker may have"),
@@ -62,7 +63,7 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "wall_cards": ("gin", "the deal is drawn when this many stock cards are left"),
     "match_end": ("match", "how a match ends"),
     "target": ("match", "the score that ends a match (`target`, `penalty_limit`)"),
-    "deals": ("match", "the number of deals (`match_end=deals`)"),
+    "deals": ("match", "the number of deals (`match_end=deals`, or `pay_per_point` scoring)"),
 }
 
 FAMILIES = {

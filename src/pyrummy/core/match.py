@@ -105,7 +105,7 @@ class Standings:
 
 
 def match_end_of(rules: Rules) -> str:
-    """The ending that applies (:attr:`Rules.ending`): ``penalty`` scoring to a
+    """The ending that applies (:attr:`~pyrummy.core.rules.Rules.ending`): ``penalty`` scoring to a
     target is a penalty limit, ``pay_per_point`` a fixed number of deals.
 
     >>> match_end_of(find_rules("basic")), match_end_of(find_rules("basic", scoring="penalty"))

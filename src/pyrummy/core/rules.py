@@ -10,7 +10,7 @@ a melding deal that nobody went out of scores under ``winner_collects``:
 seed 004's general rule (the lowest hand scores the differences to every
 other hand; ``basic``, ``block``, ``rotham``) or seed 001's draw
 (``rummy``). ``scoring=pay_per_point`` turns the default ``match_end=target``
-into a fixed number of deals (:attr:`Rules.ending`).
+into a fixed number of deals (:attr:`~pyrummy.core.rules.Rules.ending`).
 
 >>> find_rules("poker-rum").name
 'knock'
