@@ -22,7 +22,14 @@ LOCAL_TEST_MODULES = {path.stem for path in (ROOT / "tests").glob("*.py")}
 # fans out over processes through the tournament extra).
 PYRUMMY_EXCLUDED = ("pyrummy.bots.tournament",)
 # Tests of the layers may run their scripts in a subprocess, which imports cannot show.
-LAYER_TEST_PREFIXES = ("test_research", "test_server", "test_web", "test_cli", "test_play")
+LAYER_TEST_PREFIXES = (
+    "test_research",
+    "test_server",
+    "test_web",
+    "test_cli",
+    "test_play",
+    "test_docs",  # runs the README's examples, research ones included
+)
 
 
 def _imported_modules(path: Path) -> set[str]:

@@ -99,7 +99,9 @@ moves = st.builds(
     lambda payer, step, amount: Transfer(payer, (payer + step) % 5, amount, "difference"),
     st.integers(0, 4),
     st.integers(1, 4),
-    st.fractions(min_value=Fraction(1, 12), max_value=100, max_denominator=12),
+    # Positive amounts with small denominators, built directly: st.fractions with
+    # bounds rejects most draws and trips the too-slow health check on a busy machine.
+    st.builds(Fraction, st.integers(1, 1200), st.integers(1, 12)),
 )
 awards = st.builds(
     lambda payee, amount: Transfer(None, payee, amount, "out"),
