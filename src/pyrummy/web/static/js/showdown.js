@@ -2,7 +2,7 @@
 // card rows, the melds on the table, the showdown and the match ledger.
 
 import { h } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t, tYou, lang } from "./i18n.js";
 import { cardElement, pretty, prettyList, sortCards } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { settings } from "./settings.js";
@@ -38,15 +38,16 @@ export function seatLabel(table, seat, me) {
 }
 
 /** "Bot 2 discarded 7♥" from an action in text form. */
-export function describeAction(text, { takenCard = null } = {}) {
+export function describeAction(text, { takenCard = null, you = false } = {}) {
   const words = text.split(" ");
   const head = words[0];
-  if (text === "draw stock") return t("act.draw stock");
-  if (text === "draw discard") return t("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
-  if (head === "decline" || head === "undo") return t(`act.${head}`);
-  if (head === "knock") return words.length > 1 ? t("act.knockCard", { cards: pretty(words[1]) }) : t("act.knock");
-  if (head === "layoff" || head === "swap-joker") return t(`act.${head}`, { cards: pretty(words[1]) });
-  return t(`act.${head}`, { cards: prettyList(words.slice(1)) });
+  const say = (key, params = {}) => tYou(key, you, params);
+  if (text === "draw stock") return say("act.draw stock");
+  if (text === "draw discard") return say("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
+  if (head === "decline" || head === "undo") return say(`act.${head}`);
+  if (head === "knock") return words.length > 1 ? say("act.knockCard", { cards: pretty(words[1]) }) : say("act.knock");
+  if (head === "layoff" || head === "swap-joker") return say(`act.${head}`, { cards: pretty(words[1]) });
+  return say(`act.${head}`, { cards: prettyList(words.slice(1)) });
 }
 
 export function cardRow(cards, { className = "card-row", small = false } = {}) {
@@ -104,8 +105,8 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
   const parts = [];
   const outcome = t(`outcome.${settlement.outcome}`);
   let who = "";
-  if (settlement.knocker !== null && settlement.knocker !== undefined) who = t("show.knockedBy", { name: seatName(tableInfo, settlement.knocker, me) });
-  else if (["out", "rummy"].includes(settlement.outcome)) who = t("show.outBy", { name: seatName(tableInfo, settlement.winners[0], me) });
+  if (settlement.knocker !== null && settlement.knocker !== undefined) who = tYou("show.knockedBy", settlement.knocker === me, { name: seatName(tableInfo, settlement.knocker, me) });
+  else if (["out", "rummy"].includes(settlement.outcome)) who = tYou("show.outBy", settlement.winners[0] === me, { name: seatName(tableInfo, settlement.winners[0], me) });
   else if (settlement.outcome === "no-knocker") who = t("show.noKnocker");
   const said = settlement.outcome === "out" ? who : [who, outcome].filter(Boolean).join(" · ");
   parts.push(h("p", { class: "outcome" }, said || outcome));

@@ -8,6 +8,7 @@ import { t, lang } from "./i18n.js";
 import { api, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
 import { formatAmount } from "./format.js";
+import { explainMeld } from "./meldcheck.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
 import { playAgain } from "./lobby.js";
 import {
@@ -15,7 +16,6 @@ import {
 } from "./showdown.js";
 
 const KEYS = { s: "stock", p: "pile", m: "meld", l: "layoff", d: "discard", k: "knock", u: "undo", x: "decline", n: "next" };
-const LOG_LIMIT = 60;
 
 function legalIndex(actions) {
   const index = { stock: false, pile: false, decline: false, undo: false, discard: new Set(), knock: new Set(), layoff: new Map(), melds: new Map(), meldPhase: false };
@@ -51,7 +51,6 @@ export class TableView {
     this.selected = new Set();
     this.cursor = 0;
     this.message = null;
-    this.log = [];
     this.lastEvent = null;
     this.dismissed = null;
     this.busy = false;
@@ -95,8 +94,6 @@ export class TableView {
 
   onMessage(message) {
     if (message.type === "event") {
-      const takenCard = message.state?.observation?.taken_discard ?? null;
-      if (message.seq > this.seq || !message.state) this.addLog(message.seat, message.action, takenCard, message.seq);
       if (message.state) {
         this.lastEvent = message;
         this.accept(message.state);
@@ -104,12 +101,6 @@ export class TableView {
     } else if (message.type === "state") {
       this.accept(message.state);
     }
-  }
-
-  addLog(seat, action, takenCard, seq) {
-    if (this.log.some((entry) => entry.seq === seq)) return;
-    this.log.push({ seat, action, takenCard, seq });
-    if (this.log.length > LOG_LIMIT) this.log.shift();
   }
 
   accept(state) {
@@ -180,7 +171,14 @@ export class TableView {
       case "meld":
         if (this.canTryMeld(legal)) {
           const known = legal.melds.get(meldKey(chosen));
-          await this.act(known || `meld ${chosen.join(" ")}`);
+          if (known) {
+            await this.act(known);
+          } else {
+            // Explained here, with no request: the server would only refuse it.
+            const reason = explainMeld(chosen, this.state.table.rules.ace || "low", lang());
+            this.message = { text: reason || t("table.meldNotNow"), kind: "error" };
+            this.render();
+          }
         }
         break;
       case "next":
@@ -315,7 +313,11 @@ export class TableView {
     document.title = `${t(`game.${info.preset}`)} · ${t("app.title")}`;
 
     const match = state.match;
-    const dealText = match.deals_in_match ? t("table.dealOf", { n: match.deal_number, m: match.deals_in_match }) : t("table.deal", { n: match.deal_number });
+    const last = state.last_deal;
+    const showingShowdown = !match.over && last && state.awaiting_continue && this.dismissed !== last.number;
+    // While a finished deal's showdown is shown, the header names that deal.
+    const shownDeal = match.over || showingShowdown ? (last ? last.number : match.deal_number) : match.deal_number;
+    const dealText = match.deals_in_match ? t("table.dealOf", { n: shownDeal, m: match.deals_in_match }) : t("table.deal", { n: shownDeal });
     const targetText = match.target ? ` · ${t("table.target", { n: match.target })}` : "";
     const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), disabled: this.me === null,
       onchange: (e) => this.changeSpeed(e.target.value) },
@@ -333,26 +335,63 @@ export class TableView {
 
     const side = h("aside", { class: "side" },
       h("h2", {}, t("table.score")), standingsList(match, info, this.me),
-      h("h2", {}, t("table.log")),
-      h("ol", { class: "log", "aria-label": t("table.log") },
-        this.log.slice(-12).map((entry) => h("li", {}, h("strong", {}, seatName(info, entry.seat, this.me)), " ", describeAction(entry.action, { takenCard: entry.takenCard })))));
-    const last = state.last_deal;
+      h("h2", { id: "moves-title" }, t("table.log")),
+      this.renderMoves(state, info));
     // A finished deal is shown before the next one: its showdown replaces the board
     // until the person presses Next deal (bots wait for that too).
     let front;
     if (match.over) front = this.renderMatchEnd(state);
-    else if (last && state.awaiting_continue && this.dismissed !== last.number) front = this.renderShowdown(last, info);
+    else if (showingShowdown) front = this.renderShowdown(last, info);
     else front = this.renderBoard(obs, info, legal, sort);
     this.section.append(h("div", { class: "layout" }, front, side));
     if (front.id && !this.shownFront) {
       this.shownFront = true;
       front.querySelector("button.primary")?.focus({ preventScroll: true });
-    } else if (!front.id) {
+    } else if (!front.id && (this.shownFront || !this.boardFocused)) {
+      // After Deal or Next deal, focus goes to the hand: the cards are one keypress away.
       this.shownFront = false;
+      this.boardFocused = true;
+      if (this.section.querySelector(".hand")) {
+        this.focusHand();
+        return this.finishRender();
+      }
     }
-    this.animatedDraw = obs.drawn_card;
-    this.animate();
     if (handHadFocus) this.focusHand();
+    return this.finishRender();
+  }
+
+  finishRender() {
+    this.animatedDraw = this.state.observation.drawn_card;
+    this.animate();
+  }
+
+  /**
+   * The Moves list: every finished deal's record and the current deal's, from
+   * the server's state (so it is whole after a reload), one list per deal
+   * under a "Deal n" heading, numbered from 1 in each deal.
+   */
+  renderMoves(state, info) {
+    const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history }));
+    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [] });
+    const box = h("div", { class: "log", id: "moves", role: "log", tabindex: "0", "aria-labelledby": "moves-title" },
+      deals.map(({ number, history }) => {
+        const pile = [];
+        return h("section", { class: "log-deal", "data-deal": String(number) },
+          h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
+          history.length
+            ? h("ol", { class: "moves" }, history.map(([seat, action]) => {
+              const words = action.split(" ");
+              let taken = null;
+              if (action === "draw discard") taken = pile.pop() ?? null;
+              else if (words[0] === "discard" || words[0] === "knock") pile.push(words[1]);
+              return h("li", { class: seat === this.me ? "mine" : null },
+                h("strong", {}, seatName(info, seat, this.me)), " ", describeAction(action, { takenCard: taken, you: seat === this.me }));
+            }))
+            : h("p", { class: "log-empty" }, t("table.noMoves")));
+      }));
+    // Keep the newest move in view after every render.
+    requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
+    return box;
   }
 
   renderBoard(obs, info, legal, sort) {
@@ -411,8 +450,9 @@ export class TableView {
         h("div", { class: "opponent-foot" },
           h("span", {}, t("table.cards", { n: size })),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
-        lastStep ? h("div", { class: "last-step" }, describeAction(lastStep)) : null,
-        taken.length ? h("div", { class: "taken" }, t("table.taken", { cards: "" }), cardRow(taken, { small: true })) : null);
+        // Both lines are always there (empty or not), so the boxes keep their height.
+        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep) : ""),
+        h("div", { class: "taken" }, taken.length ? [t("table.taken", { cards: "" }), cardRow(taken, { small: true })] : null));
     }));
   }
 
