@@ -160,5 +160,5 @@ export function ledgerTable(match, tableInfo, me) {
 export function standingsList(match, tableInfo, me) {
   return h("ol", { class: "standings", "aria-label": t("standings.title") },
     match.order.map((seat) => h("li", { class: match.winners.includes(seat) ? "leader" : "" },
-      h("span", {}, seatLabel(tableInfo, seat, me)), h("strong", {}, formatAmount(match.totals[seat], { sign: true })))));
+      h("span", {}, seatName(tableInfo, seat, me)), h("strong", {}, formatAmount(match.totals[seat], { sign: true })))));
 }

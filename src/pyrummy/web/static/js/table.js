@@ -440,7 +440,7 @@ export class TableView {
           break;
         }
       }
-      return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), "aria-label": seatLabel(info, seat, this.me) },
+      return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), role: "group", "aria-label": seatLabel(info, seat, this.me) },
         h("div", { class: "opponent-head" },
           h("strong", {}, seatName(info, seat, this.me)),
           info.seats[seat]?.kind === "bot" ? h("span", { class: "level" }, t(`difficulty.${info.seats[seat].bot}`)) : null,
@@ -599,13 +599,14 @@ export class TableView {
     return h("section", { class: "showdown match-end", id: "match-end", "aria-labelledby": "end-title" },
       h("h2", { id: "end-title" }, t("end.title")),
       h("p", { class: "headline" }, headline),
-      last ? h("details", { open: true }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null,
+      // Play again comes right under the result, above the long score tables.
+      h("div", { class: "dialog-buttons end-buttons" },
+        h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain")),
+        h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch"))),
       h("div", { class: "showdown-foot" },
         standingsList(match, info, this.me),
         ledgerTable(match, info, this.me)),
-      h("div", { class: "dialog-buttons" },
-        h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch")),
-        h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain"))));
+      last ? h("details", { open: true }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null);
   }
 
   animate() {
