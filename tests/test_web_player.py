@@ -209,3 +209,34 @@ def test_disabled_knock_looks_disabled(browser: Browser, base_url: str) -> None:
     assert style[0] == "dashed"
     assert style[1] != "rgb(179, 38, 30)"  # not the live red of Knock
     page.context.close()
+
+
+def test_hint_is_off_by_default_and_names_a_legal_move(browser: Browser, base_url: str) -> None:
+    page = open_page(browser, base_url)
+    start(page, seed=7)
+    expect(page.locator("#btn-hint")).to_have_count(0)
+    page.check("#hints-toggle")
+    page.click("#btn-hint")
+    status = page.locator("#status-line")
+    expect(status).to_contain_text("Hint:")
+    state = seat_state(page, base_url)
+    text = status.inner_text()
+    assert "draw from the stock" in text or "take " in text, text
+    assert set(state["legal_actions"]) >= {"draw stock"}
+    # After the draw the hint names a legal discard or knock, and selects its card.
+    page.click("#stock")
+    expect(page.locator("#btn-stock")).to_be_disabled()
+    page.click("#btn-hint")
+    expect(status).to_contain_text("Hint:")
+    selected = page.locator('.hand .card[aria-selected="true"]').evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    legal = seat_state(page, base_url)["legal_actions"]
+    assert len(selected) == 1
+    assert f"discard {selected[0]}" in legal or f"knock {selected[0]}" in legal
+    # The choice is remembered per browser.
+    page.reload()
+    expect(page.locator("#hints-toggle")).to_be_checked()
+    assert page.evaluate("JSON.parse(localStorage.getItem('pyrummy.hints'))")[table_id(page)] == 2
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

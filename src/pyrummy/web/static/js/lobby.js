@@ -44,7 +44,8 @@ export async function startGame(choice) {
     options: choice.options,
     bots: choice.bots,
     humans: 1,
-    bot_delay: SPEEDS[choice.speed] ?? SPEEDS.normal,
+    // No choice made here: the server's own --bot-delay applies.
+    ...(SPEEDS[choice.speed] !== undefined ? { bot_delay: SPEEDS[choice.speed] } : {}),
     ...(choice.seed !== undefined ? { seed: choice.seed } : {}),
   });
   try {
@@ -163,8 +164,9 @@ export async function renderLobby(root) {
 
   function speedControl() {
     const select = h("select", { id: "bot-speed", onchange: (e) => { state.speed = e.target.value; saveSetting("speed", state.speed); } },
+      h("option", { value: "server" }, t("speed.server")),
       Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
-    select.value = state.speed;
+    select.value = SPEEDS[state.speed] !== undefined ? state.speed : "server";
     return h("label", { class: "field", for: "bot-speed" }, h("span", {}, t("settings.speed")), select);
   }
 

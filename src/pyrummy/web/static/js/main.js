@@ -33,6 +33,10 @@ function header() {
     onclick: () => setLang(lang() === "ru" ? "en" : "ru"),
   }, t("nav.language"));
   bar.append(nav, h("div", { class: "prefs" }, four, langButton));
+  // The static page's own texts follow the language too.
+  document.getElementById("skip-link").textContent = t("nav.skip");
+  document.getElementById("api-link").textContent = t("nav.api");
+  document.documentElement.lang = lang();
   for (const link of nav.querySelectorAll("a")) {
     const here = location.hash || "#/";
     const target = link.getAttribute("href");
@@ -69,6 +73,11 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
+// The skip link moves focus to the view without changing the address (which names the view).
+document.getElementById("skip-link").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
 onLangChange(() => {
   if (current && current.relabel) {
     header();

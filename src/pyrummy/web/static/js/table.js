@@ -181,6 +181,9 @@ export class TableView {
           }
         }
         break;
+      case "hint":
+        if (settings().hints) await this.hint();
+        break;
       case "next":
         await this.continueDeal();
         break;
@@ -191,6 +194,26 @@ export class TableView {
 
   canTryMeld(legal) {
     return this.state.table.rules.family === "melding" && legal.meldPhase && this.selected.size > 0;
+  }
+
+  /** Ask the server's medium bot for a move; say it in one line and select its card. */
+  async hint() {
+    try {
+      const hint = await api.hint(this.tableId);
+      const values = { action: hint.action, ...hint.values };
+      if (values.card) values.card = pretty(values.card);
+      if (values.cards) values.cards = prettyList(values.cards);
+      this.message = { text: `${t("hint.prefix")} ${t(hint.reason, values)}`, kind: "hint" };
+      const words = hint.action.split(" ");
+      if (["discard", "knock", "layoff"].includes(words[0])) this.selected = new Set([words[1]]);
+      // Counted per browser, for the statistics.
+      const counts = JSON.parse(localStorage.getItem("pyrummy.hints") || "{}");
+      counts[this.tableId] = (counts[this.tableId] || 0) + 1;
+      localStorage.setItem("pyrummy.hints", JSON.stringify(counts));
+    } catch (error) {
+      this.message = { text: error.message, kind: "error" };
+    }
+    this.render();
   }
 
   async continueDeal() {
@@ -330,6 +353,9 @@ export class TableView {
       h("h1", {}, t(`game.${info.preset}`), h("span", { class: "deal-info" }, ` · ${dealText}${targetText}`)),
       h("div", { class: "table-tools" },
         h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
+        h("label", { class: "toggle", for: "hints-toggle" },
+          h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
+            onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
         h("span", { class: "connection", hidden: this.online, role: "status" }, t("table.connection")),
         h("a", { href: "#/", class: "small-button" }, t("table.backToLobby")))));
 
@@ -556,6 +582,7 @@ export class TableView {
     if (family !== "melding") buttons.push(button("knock", t("btn.knock"), one && legal.knock.has(one), "danger"));
     if (family === "melding" || legal.undo) buttons.push(button("undo", t("btn.undo"), legal.undo));
     if (legal.decline) buttons.push(button("decline", t("btn.decline"), true));
+    if (settings().hints) buttons.push(button("hint", t("btn.hint"), myTurn));
     const deadwood = arrangement ? arrangement.deadwood : null;
     return h("div", { class: `me${myTurn ? " playing" : ""}` },
       h("div", { class: "hand-head" },
