@@ -110,6 +110,11 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
   else if (settlement.outcome === "no-knocker") who = t("show.noKnocker");
   const said = settlement.outcome === "out" ? who : [who, outcome].filter(Boolean).join(" · ");
   parts.push(h("p", { class: "outcome" }, said || outcome));
+  // A deal nobody won says why it ended.
+  const reason = observation.end_reason;
+  if (["exhausted", "cap", "wall"].includes(reason) || (reason === "decline" && tableInfo.rules.family !== "knock")) {
+    parts.push(h("p", { class: "end-reason" }, t(`end.reason.${reason}`, { turns: observation.turn })));
+  }
   if (observation.knock_card) {
     parts.push(h("div", { class: "knock-card" }, h("span", {}, t("show.knockCard", { card: pretty(observation.knock_card) })),
       cardRow([observation.knock_card], { small: true })));

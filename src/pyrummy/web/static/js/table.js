@@ -107,6 +107,12 @@ export class TableView {
     if (state.seq < this.seq) return;
     if (state.seq > this.seq) {
       this.message = null;
+      // Turning the pile over as the new stock is said out loud, not done silently.
+      const before = this.state ? this.state.observation.exhaustions || 0 : null;
+      const sameDeal = this.state && this.state.match.deal_number === state.match.deal_number;
+      if (sameDeal && before !== null && (state.observation.exhaustions || 0) > before && state.observation.recycled_stock) {
+        this.message = { text: t("table.recycledNow"), kind: "info" };
+      }
       const hand = new Set(state.observation.hand);
       for (const card of [...this.selected]) if (!hand.has(card)) this.selected.delete(card);
     }
@@ -499,7 +505,8 @@ export class TableView {
       "aria-label": top ? t("table.takeDiscard", { card: pretty(top) }) : t("table.discard"), onclick: () => this.command("pile"),
     }, pileCards);
     return h("div", { class: "piles" },
-      h("figure", {}, stock, h("figcaption", {}, t("table.stock"))),
+      h("figure", {}, stock, h("figcaption", {}, t("table.stock"),
+        obs.recycled_stock && obs.exhaustions ? h("span", { class: "recycled" }, ` · ${t("table.recycled", { n: obs.exhaustions })}`) : null)),
       h("figure", {}, pile, h("figcaption", {}, t("table.discard"))));
   }
 
