@@ -135,7 +135,7 @@ def test_closed_tab_offers_continue_and_play_again_in_view(browser: Browser, bas
     context = browser.new_context(viewport={"width": 360, "height": 740})
     page = context.new_page()
     page.goto(base_url + "/")
-    start(page, bots=1, length="one")
+    start(page, bots=1, length="one", seed=7)
     tid = table_id(page)
     page.close()  # the tab is closed mid-game
     page = context.new_page()
@@ -150,6 +150,7 @@ def test_closed_tab_offers_continue_and_play_again_in_view(browser: Browser, bas
     page.wait_for_selector("#stock:not([disabled]), #match-end", timeout=20000)
     if page.locator("#match-end").count() == 0:
         page.click("#stock")
+        expect(page.locator("#btn-stock")).to_be_disabled()
         page.locator(".hand .card").last.click()
         page.click("#btn-knock")
         dialog = page.locator("dialog[open]")
@@ -238,5 +239,49 @@ def test_hint_is_off_by_default_and_names_a_legal_move(browser: Browser, base_ur
     page.reload()
     expect(page.locator("#hints-toggle")).to_be_checked()
     assert page.evaluate("JSON.parse(localStorage.getItem('pyrummy.hints'))")[table_id(page)] == 2
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_statistics_count_a_finished_match_and_sound_persists(
+    browser: Browser, base_url: str
+) -> None:
+    page = open_page(browser, base_url)
+    # Sound: off by default, the choice kept across reloads.
+    sound = page.locator("#sound-toggle")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.locator("#sound-toggle")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#sound-toggle")).to_have_text("Sound: on")
+    page.goto(base_url + "/#/stats")
+    expect(page.locator("#stats-played")).to_have_text("0")
+    page.goto(base_url + "/")
+    start(page, bots=1, length="one", seed=7)
+    page.wait_for_selector("#stock:not([disabled]), #match-end", timeout=20000)
+    if page.locator("#match-end").count() == 0:
+        page.click("#stock")
+        expect(page.locator("#btn-stock")).to_be_disabled()
+        page.locator(".hand .card").last.click()
+        page.click("#btn-knock")
+        page.wait_for_timeout(200)
+        if page.locator("dialog[open]").count():
+            page.locator("dialog[open] .danger").click()
+    expect(page.locator("#match-end")).to_be_visible(timeout=20000)
+    tid = table_id(page)
+    page.click("nav >> text=Statistics")
+    expect(page.locator("h1")).to_have_text("Your statistics")
+    expect(page.locator("#stats-played")).to_have_text("1")
+    expect(page.locator(".stats-chart .bar")).to_have_count(1)
+    expect(page.locator(f'#my-games a[href="#/replay/{tid}"]')).to_have_count(1)
+    shot(page, "stats-1280")
+    # History shows my games first, with "You" in them.
+    page.goto(base_url + "/#/history")
+    expect(page.locator("#my-games")).to_be_visible()
+    expect(page.locator("#my-games tbody tr")).to_have_count(1)
+    shot(page, "history-1280")
+    page.click("#lang-switch")
+    expect(page.locator("h1")).to_have_text("Сыгранные партии")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

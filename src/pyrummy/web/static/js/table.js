@@ -9,6 +9,8 @@ import { api, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { explainMeld } from "./meldcheck.js";
+import { play, soundOf } from "./sound.js";
+import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
 import { playAgain } from "./lobby.js";
 import {
@@ -94,6 +96,10 @@ export class TableView {
 
   onMessage(message) {
     if (message.type === "event") {
+      if (message.seat !== this.me && message.action) {
+        const sound = soundOf(message.action);
+        if (sound) play(sound);
+      }
       if (message.state) {
         this.lastEvent = message;
         this.accept(message.state);
@@ -118,6 +124,7 @@ export class TableView {
     }
     this.seq = state.seq;
     this.state = state;
+    if (state.match.over) recordFinished(this.tableId, state);
     this.render();
   }
 
@@ -131,6 +138,8 @@ export class TableView {
     this.busy = true;
     try {
       const state = await api.act(this.tableId, text, this.seq);
+      const sound = soundOf(text);
+      if (sound) play(sound);
       this.selected.clear();
       this.accept(state);
     } catch (error) {
@@ -375,6 +384,7 @@ export class TableView {
     if (match.over) front = this.renderMatchEnd(state);
     else if (showingShowdown) front = this.renderShowdown(last, info);
     else front = this.renderBoard(obs, info, legal, sort);
+    if (front.id && !this.shownFront) play("chime");
     this.section.append(h("div", { class: "layout" }, front, side));
     if (front.id && !this.shownFront) {
       this.shownFront = true;
