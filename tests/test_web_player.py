@@ -285,3 +285,40 @@ def test_statistics_count_a_finished_match_and_sound_persists(
     expect(page.locator("h1")).to_have_text("Сыгранные партии")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def drag(page: Page, source: str, target: str, right: bool = True) -> None:
+    """Drag with the mouse as a person does: press, move in steps, release."""
+    start_box = page.locator(source).bounding_box()
+    end_box = page.locator(target).bounding_box()
+    assert start_box and end_box
+    page.mouse.move(start_box["x"] + 10, start_box["y"] + 20)
+    page.mouse.down()
+    x = end_box["x"] + end_box["width"] * (0.8 if right else 0.2)
+    page.mouse.move(x, end_box["y"] + end_box["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def test_drag_reorders_the_hand_and_discards(browser: Browser, base_url: str) -> None:
+    page = open_page(browser, base_url)
+    start(page, seed=7)
+    order = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    first, last = order[0], order[-1]
+    drag(page, f"#hand-card-{first}", f"#hand-card-{last}")
+    moved = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert moved == [*order[1:], first]
+    # A drag is not a click: nothing got selected.
+    expect(page.locator('.hand .card[aria-selected="true"]')).to_have_count(0)
+    # The new order survives the next state (a draw).
+    page.click("#stock")
+    expect(page.locator("#btn-stock")).to_be_disabled()
+    after_draw = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert after_draw[: len(moved)] == moved
+    # Dragging a card onto the discard pile discards it.
+    drawn = after_draw[-1]
+    drag(page, f"#hand-card-{drawn}", "#discard-pile")
+    expect(page.locator(f"#hand-card-{drawn}")).to_have_count(0)
+    state = seat_state(page, base_url)
+    assert [state["seat"], f"discard {drawn}"] in state["observation"]["history"]
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

@@ -211,6 +211,69 @@ export class TableView {
     return this.state.table.rules.family === "melding" && legal.meldPhase && this.selected.size > 0;
   }
 
+  /**
+   * Drag a hand card (mouse, pen or touch): onto another hand card to move it
+   * there, onto the discard pile to discard it, onto a table meld to lay it
+   * off. A press that does not move is a click (select).
+   */
+  startDrag(event, node, card) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const startX = event.clientX;
+    const startY = event.clientY;
+    let dragging = false;
+    node.setPointerCapture?.(event.pointerId);
+    const move = (e) => {
+      const dx = e.clientX - startX;
+      const dy = e.clientY - startY;
+      if (!dragging && Math.hypot(dx, dy) < 8) return;
+      dragging = true;
+      node.classList.add("dragging");
+      node.style.transform = `translate(${dx}px, ${dy}px)`;
+    };
+    const up = (e) => {
+      node.removeEventListener("pointermove", move);
+      node.removeEventListener("pointerup", up);
+      node.removeEventListener("pointercancel", up);
+      node.style.transform = "";
+      node.classList.remove("dragging");
+      if (!dragging || e.type === "pointercancel") return;
+      this.justDragged = true;
+      setTimeout(() => { this.justDragged = false; }, 0);
+      node.style.visibility = "hidden";
+      const below = document.elementFromPoint(e.clientX, e.clientY);
+      node.style.visibility = "";
+      this.dropOn(card, below, e.clientX);
+    };
+    node.addEventListener("pointermove", move);
+    node.addEventListener("pointerup", up);
+    node.addEventListener("pointercancel", up);
+  }
+
+  dropOn(card, below, x) {
+    if (!below) return;
+    const legal = legalIndex(this.state.legal_actions);
+    const target = below.closest(".hand .card");
+    if (target && target.dataset.card !== card) {
+      const order = [...this.handOrder].filter((c) => c !== card);
+      const box = target.getBoundingClientRect();
+      const at = order.indexOf(target.dataset.card) + (x > box.left + box.width / 2 ? 1 : 0);
+      order.splice(at, 0, card);
+      this.customOrder = order;
+      this.cursor = order.indexOf(card);
+      this.render();
+      return;
+    }
+    if (below.closest("#discard-pile, .piles figure:last-child") && legal.discard.has(card)) {
+      this.selected = new Set([card]);
+      this.command("discard");
+      return;
+    }
+    const meld = below.closest(".meld[data-meld]");
+    if (meld && legal.layoff.has(card) && legal.layoff.get(card).includes(Number(meld.dataset.meld))) {
+      this.act(`layoff ${card} ${meld.dataset.meld}`);
+    }
+  }
+
   /** Ask the server's medium bot for a move; say it in one line and select its card. */
   async hint() {
     try {
@@ -362,7 +425,7 @@ export class TableView {
     Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
     speed.value = speedName(info.bot_delay);
     const sort = h("button", { type: "button", class: "small-button", id: "sort-toggle",
-      onclick: () => { saveSetting("sort", settings().sort === "suit" ? "rank" : "suit"); this.render(); } },
+      onclick: () => { this.customOrder = null; saveSetting("sort", settings().sort === "suit" ? "rank" : "suit"); this.render(); } },
     `${t("settings.sort")}: ${t(`settings.sort.${settings().sort}`)}`);
     this.section.append(h("header", { class: "table-head" },
       h("h1", {}, t(`game.${info.preset}`), h("span", { class: "deal-info" }, ` · ${dealText}${targetText}`)),
@@ -548,6 +611,15 @@ export class TableView {
     }
     const rest = sortCards(obs.hand.filter((c) => !seen.has(c)), order);
     if (rest.length) groups.push({ kind: "deadwood", cards: rest });
+    if (this.customOrder) {
+      // The person's own order (dragged): kept cards where they were put, new ones at the end.
+      const inHand = new Set(obs.hand);
+      const kept = this.customOrder.filter((c) => inHand.has(c));
+      const fresh = groups.flatMap((g) => g.cards).filter((c) => !kept.includes(c));
+      this.customOrder = [...kept, ...fresh];
+      groups.length = 0;
+      groups.push({ kind: "custom", cards: this.customOrder });
+    }
     this._handOrder = groups.flatMap((g) => g.cards);
     this.cursor = Math.max(0, Math.min(this.cursor, this._handOrder.length - 1));
     const myTurn = obs.current_seat === this.me;
@@ -572,7 +644,9 @@ export class TableView {
       }
       if (obs.taken_discard === card && myTurn) node.classList.add("taken-card");
       if (myTurn && legal.layoff.has(card)) node.classList.add("fits");
+      node.addEventListener("pointerdown", (event) => this.startDrag(event, node, card));
       node.addEventListener("click", () => {
+        if (this.justDragged) return;
         this.cursor = position;
         this.toggle(card);
         this.render();
