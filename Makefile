@@ -30,6 +30,7 @@ unit: $(STAMP)
 
 system-deps:
 	bash scripts/system-deps.sh
+	bash scripts/axe-core.sh
 
 test: system-deps lint typecheck unit
 

@@ -69,7 +69,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         env={**os.environ, "DATABASE_URL": ""},
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # a busy machine imports slowly
     while True:
         try:
             if httpx.get(f"{url}/api/health").status_code == 200:

@@ -72,7 +72,7 @@ export function tableMelds(observation, tableInfo, me, { targets = new Set(), on
           const name = seatName(tableInfo, by, me);
           node.classList.add("laid-off");
           node.append(h("span", { class: "laid-by", "aria-hidden": "true" }, seatTag(tableInfo, by, me)));
-          node.setAttribute("aria-label", `${node.getAttribute("aria-label")}, ${t("table.laidBy", { name })}`);
+          node.querySelector(".card-name").textContent += `, ${t("table.laidBy", { name })}`;
           node.title = `${pretty(card)} — ${t("table.laidBy", { name })}`;
         }
         return node;

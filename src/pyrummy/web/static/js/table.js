@@ -565,18 +565,19 @@ export class TableView {
     const four = settings().fourColour;
     const stock = h("button", {
       type: "button", class: `pile stock${legal.stock ? " live" : ""}`, id: "stock", disabled: !legal.stock,
-      "aria-label": t("table.drawStock", { n: obs.stock_count }), onclick: () => this.command("stock"),
-    }, obs.stock_count ? h("div", { class: "card face-down" }, cardBack()) : h("div", { class: "card empty" }),
+      onclick: () => this.command("stock"),
+    }, h("span", { class: "visually-hidden" }, t("table.drawStockLead")),
+    obs.stock_count ? h("div", { class: "card face-down" }, cardBack()) : h("div", { class: "card empty" }),
     h("span", { class: "count" }, String(obs.stock_count)));
     const top = obs.discard_pile[obs.discard_pile.length - 1];
     const under = obs.discard_pile.slice(-3, -1);
     const pileCards = h("div", { class: "discard-stack" },
-      under.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("under"); return n; }),
+      under.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("under"); n.setAttribute("aria-hidden", "true"); return n; }),
       top ? cardElement(top, { fourColour: four, lang: lang() }) : h("div", { class: "card empty" }, t("table.discardEmpty")));
     const pile = h("button", {
       type: "button", class: `pile discard${legal.pile ? " live" : ""}`, id: "discard-pile", disabled: !legal.pile,
-      "aria-label": top ? t("table.takeDiscard", { card: pretty(top) }) : t("table.discard"), onclick: () => this.command("pile"),
-    }, pileCards);
+      onclick: () => this.command("pile"),
+    }, h("span", { class: "visually-hidden" }, t(top ? "table.takeDiscardLead" : "table.discard")), pileCards);
     return h("div", { class: "piles" },
       h("figure", {}, stock, h("figcaption", {}, t("table.stock"),
         obs.recycled_stock && obs.exhaustions ? h("span", { class: "recycled" }, ` · ${t("table.recycled", { n: obs.exhaustions })}`) : null)),
