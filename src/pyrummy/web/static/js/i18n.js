@@ -108,6 +108,7 @@ const CATALOGUE = {
     "table.meldOf": "{name}'s meld",
     "table.laidBy": "laid off by {name}",
     "table.cards": "{n} cards",
+    "table.cards.one": "{n} card",
     "table.taken": "took {cards}",
     "table.toPlay": "to play",
     "table.dealer": "dealer",
@@ -202,6 +203,8 @@ const CATALOGUE = {
     "outcome.out": "went out",
     "outcome.rummy": "went out at once (rummy)",
     "outcome.draw": "a draw",
+    "show.wins": "{name} wins the deal",
+    "show.wins.you": "you win the deal",
     "end.reason.exhausted": "Nobody went out: the stock ran out again after the discard pile had been turned over, so the deal ends with no winner.",
     "end.reason.cap": "Nobody went out within the deal's turn limit (turn {turns}), so the deal ends with no winner.",
     "end.reason.wall": "Nobody knocked before the last cards of the stock, so the deal is a draw.",
@@ -386,7 +389,9 @@ const CATALOGUE = {
     "table.noMelds": "На столе пока нет комбинаций",
     "table.meldOf": "комбинация: {name}",
     "table.laidBy": "подложил: {name}",
-    "table.cards": "карт: {n}",
+    "table.cards": "{n} карт",
+    "table.cards.one": "{n} карта",
+    "table.cards.few": "{n} карты",
     "table.taken": "взял {cards}",
     "table.toPlay": "ходит",
     "table.dealer": "сдаёт",
@@ -493,6 +498,8 @@ const CATALOGUE = {
     "outcome.out": "выход",
     "outcome.rummy": "выход разом",
     "outcome.draw": "ничья",
+    "show.wins": "сдачу выиграл {name}",
+    "show.wins.you": "вы выиграли сдачу",
     "end.reason.exhausted": "Никто не вышел: колода снова кончилась после того, как сброс перевернули, и сдача закончилась без победителя.",
     "end.reason.cap": "Никто не вышел за отведённое число ходов (ход {turns}), и сдача закончилась без победителя.",
     "end.reason.wall": "До последних карт колоды никто не постучал: сдача сыграна вничью.",
@@ -611,6 +618,15 @@ export function t(key, params = {}) {
   const table = CATALOGUE[lang()] || CATALOGUE.en;
   const template = table[key] ?? CATALOGUE.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/**
+ * The key's plural form for n: English "one"/other; Russian "one" (1, 21, ...),
+ * "few" (2-4, 22-24, ...) and the base key for the rest (5-20, 25-30, ...).
+ */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(lang() === "ru" ? "ru" : "en").select(n);
+  return t(has(`${key}.${form}`) ? `${key}.${form}` : key, { n, ...params });
 }
 
 /** The key's ".you" form when the subject is the person (Russian verbs agree with "Вы"). */

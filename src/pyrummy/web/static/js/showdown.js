@@ -108,7 +108,10 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
   if (settlement.knocker !== null && settlement.knocker !== undefined) who = tYou("show.knockedBy", settlement.knocker === me, { name: seatName(tableInfo, settlement.knocker, me) });
   else if (["out", "rummy"].includes(settlement.outcome)) who = tYou("show.outBy", settlement.winners[0] === me, { name: seatName(tableInfo, settlement.winners[0], me) });
   else if (settlement.outcome === "no-knocker") who = t("show.noKnocker");
-  const said = settlement.outcome === "out" ? who : [who, outcome].filter(Boolean).join(" · ");
+  // Say who won unless the words already do (went out).
+  const winner = settlement.winners.length === 1 && !["out", "rummy"].includes(settlement.outcome)
+    ? tYou("show.wins", settlement.winners[0] === me, { name: seatName(tableInfo, settlement.winners[0], me) }) : "";
+  const said = settlement.outcome === "out" ? who : [who, outcome, winner].filter(Boolean).join(" · ");
   parts.push(h("p", { class: "outcome" }, said || outcome));
   // A deal nobody won says why it ended.
   const reason = observation.end_reason;

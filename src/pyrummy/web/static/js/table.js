@@ -4,7 +4,7 @@
 // comes from the server's state for your seat; the page decides no rule.
 
 import { h, clear, reducedMotion } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t, tn, lang } from "./i18n.js";
 import { api, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
 import { formatAmount } from "./format.js";
@@ -553,7 +553,7 @@ export class TableView {
           playing ? h("span", { class: "chip playing-chip" }, t("table.toPlay")) : null),
         fan,
         h("div", { class: "opponent-foot" },
-          h("span", {}, t("table.cards", { n: size })),
+          h("span", {}, tn("table.cards", size)),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
         // Both lines are always there (empty or not), so the boxes keep their height.
         h("div", { class: "last-step" }, lastStep ? describeAction(lastStep) : ""),
