@@ -503,8 +503,10 @@ export class TableView {
     const board = h("div", { class: "board" });
     board.append(this.renderOpponents(obs, info, this.state.match));
     board.append(h("div", { class: "middle" }, this.renderPiles(obs, legal), this.renderTableMelds(obs, info, legal)));
-    board.append(h("p", { class: `status-line${this.message ? ` ${this.message.kind}` : ""}`, id: "status-line", role: "status", "aria-live": "polite" }, this.statusText(obs, info, legal)));
-    if (this.me !== null) board.append(this.renderMe(obs, legal, sort));
+    const status = h("p", { class: `status-line${this.message ? ` ${this.message.kind}` : ""}`, id: "status-line", role: "status", "aria-live": "polite" }, this.statusText(obs, info, legal));
+    // With a seat, the status line sits in the hand's panel, which stays on screen on a phone.
+    if (this.me !== null) board.append(this.renderMe(obs, legal, sort, status));
+    else board.append(status);
     return board;
   }
 
@@ -598,7 +600,7 @@ export class TableView {
     return this._handOrder || [];
   }
 
-  renderMe(obs, legal, sortButton) {
+  renderMe(obs, legal, sortButton, status) {
     const four = settings().fourColour;
     const arrangement = this.state.arrangement;
     const order = settings().sort;
@@ -677,6 +679,7 @@ export class TableView {
     if (settings().hints) buttons.push(button("hint", t("btn.hint"), myTurn));
     const deadwood = arrangement ? arrangement.deadwood : null;
     return h("div", { class: `me${myTurn ? " playing" : ""}` },
+      status,
       h("div", { class: "hand-head" },
         h("h2", {}, t("table.hand")),
         deadwood !== null ? h("span", { class: "deadwood-badge", id: "deadwood" }, t("table.deadwood", { n: deadwood })) : null,
@@ -697,12 +700,14 @@ export class TableView {
 
   renderShowdown(last, info) {
     const panel = h("section", { class: "showdown", id: "showdown", "aria-labelledby": "showdown-title" },
-      h("h2", { id: "showdown-title" }, t("show.titleDeal", { n: last.number })),
+      // Next deal sits by the title, so it is on screen without scrolling (phones too).
+      h("div", { class: "showdown-top" },
+        h("h2", { id: "showdown-title" }, t("show.titleDeal", { n: last.number })),
+        h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))),
       showdownBody(last.observation, info, this.me, last.number),
       h("div", { class: "showdown-foot" },
         standingsList(this.state.match, info, this.me),
-        ledgerTable(this.state.match, info, this.me),
-        h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))));
+        ledgerTable(this.state.match, info, this.me)));
     return panel;
   }
 
