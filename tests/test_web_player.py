@@ -322,3 +322,41 @@ def test_drag_reorders_the_hand_and_discards(browser: Browser, base_url: str) ->
     assert [state["seat"], f"discard {drawn}"] in state["observation"]["history"]
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+@pytest.mark.slow
+def test_rummy_deal_nobody_won_says_why(browser: Browser, base_url: str) -> None:
+    """Rummy against a random bot, drawing and throwing back the drawn card
+    every turn: with seed 5 nobody goes out, the discard pile is turned over
+    as the new stock (the page says so), and the stock runs out again."""
+    page = open_page(browser, base_url)
+    page.click("label[for=game-rummy]")
+    page.select_option("#bot-count", "1")
+    page.select_option("#bot-0", "random")
+    page.fill("#seed", "5")
+    page.click("#deal-button")
+    saw_recycling = False
+    for _ in range(120):
+        page.wait_for_selector("#stock:not([disabled]), #btn-decline, #showdown", timeout=20000)
+        if page.locator("#showdown").count():
+            break
+        saw_recycling = saw_recycling or page.locator(".piles .recycled").count() > 0
+        if page.locator("#btn-decline").count():
+            page.click("#btn-decline")
+            continue
+        page.click("#stock")
+        drawn = page.locator(".hand .card.drawn")
+        expect(drawn).to_have_count(1)
+        drawn.click()
+        page.click("#btn-discard")
+        # A card that fits a table meld asks first ("discard anyway?").
+        page.wait_for_selector("dialog[open], .hand:not(:has(.card.drawn)), #showdown")
+        if page.locator("dialog[open]").count():
+            page.locator("dialog[open] .danger").click()
+    showdown = page.locator("#showdown")
+    expect(showdown).to_be_visible()
+    expect(showdown.locator(".end-reason")).to_contain_text("Nobody went out")
+    assert saw_recycling
+    shot(page, "showdown-rummy-exhausted-1280")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()

@@ -116,6 +116,8 @@ def observation_dict(observation: Observation) -> dict[str, Any]:
     table's state identical across a restart.
     """
     data = observation.to_dict()
+    # Why the deal ended (knock, out, exhausted, cap, ...): the page says why nobody won.
+    data["end_reason"] = observation.end_reason
     options = data.get("options")
     if isinstance(options, str):
         data["options"] = " ".join(sorted(options.split()))
