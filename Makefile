@@ -30,6 +30,7 @@ unit: $(STAMP)
 
 system-deps:
 	bash scripts/system-deps.sh
+	bash scripts/axe-core.sh
 
 # The documentation site (Sphinx + MyST) into docs/_build/html; any warning fails it.
 DOCS_STAMP := $(VENV)/.docs-stamp

@@ -101,6 +101,9 @@ def check(messages: Received, forbidden: Forbidden) -> int:
             last_deal = current.pop("last_deal", None)
             if last_deal is not None:
                 assert last_deal["observation"]["is_over"], "a previous deal is shown once over"
+            # The moves of finished deals (the page's Moves list): those deals are over.
+            finished = current.pop("deal_histories", [])
+            assert len(finished) == len(current.get("match", {}).get("deals", finished))
             if current.get("match", {}).get("over"):
                 continue  # the match is over: every card of the last deal is revealed
             current.pop("record", None)

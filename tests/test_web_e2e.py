@@ -69,18 +69,21 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         env={**os.environ, "DATABASE_URL": ""},
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if httpx.get(f"{url}/api/health").status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield url
-    process.kill()
-    process.wait(10)
+    deadline = time.monotonic() + 60  # a busy machine imports slowly
+    try:
+        while True:
+            try:
+                if httpx.get(f"{url}/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, "server did not start"
+            time.sleep(0.05)
+        yield url
+    finally:
+        # Also when the server was too slow to start: never leave it running.
+        process.kill()
+        process.wait(10)
 
 
 @pytest.fixture(scope="module")

@@ -52,6 +52,7 @@ from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import PRESETS
 from pyrummy.server.messages import pick_language, server_text
 from pyrummy.server.reference import reference_html
+from pyrummy.server.routes_player import player_router
 from pyrummy.server.schemas import CreateTable, ExplainMeld, PostAction, TableSettings
 from pyrummy.server.storage import SeatSpec, Store, StoredAction, default_url
 from pyrummy.server.tables import (
@@ -544,6 +545,9 @@ def create_app(
         for action in stored.actions:
             match.apply(action.text)
         return match.record(seed=True)
+
+    # The person's extras (the hint): pyrummy.server.routes_player.
+    app.include_router(player_router(manager, seat_of))
 
     # -- the page -------------------------------------------------------------------
     root = static_dir()

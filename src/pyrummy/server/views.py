@@ -33,6 +33,7 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "target": rules.target,
         "deals": rules.deals,
         "knock_limit": rules.knock_limit,
+        "ace": rules.ace,
         "options": {k: _jsonable(v) for k, v in rules.options().items()},
     }
 
@@ -115,6 +116,8 @@ def observation_dict(observation: Observation) -> dict[str, Any]:
     table's state identical across a restart.
     """
     data = observation.to_dict()
+    # Why the deal ended (knock, out, exhausted, cap, ...): the page says why nobody won.
+    data["end_reason"] = observation.end_reason
     options = data.get("options")
     if isinstance(options, str):
         data["options"] = " ".join(sorted(options.split()))
@@ -138,6 +141,11 @@ def seat_state(table: LiveTable, seat: int | None) -> dict[str, Any]:
         "last_deal": None,
         "arrangement": None,
         "knock_deadwood": {},
+        # Every finished deal's moves (public), so the page's Moves list is whole after a reload.
+        "deal_histories": [
+            [[mover, str(action)] for mover, action in deal.history]
+            for deal in match.finished_deals
+        ],
     }
     if seat is not None:
         state["arrangement"] = arrangement_dict(observation.hand, match.rules)

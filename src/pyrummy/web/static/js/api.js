@@ -75,6 +75,7 @@ export const api = {
   createTable: (body) => request("POST", "/api/tables", { body }),
   state: (id) => request("GET", `/api/tables/${id}/state`, { tableId: id }),
   act: (id, action, seq) => request("POST", `/api/tables/${id}/actions`, { tableId: id, body: { action, seq } }),
+  hint: (id) => request("GET", `/api/tables/${id}/hint`, { tableId: id }),
   continueDeal: (id) => request("POST", `/api/tables/${id}/continue`, { tableId: id }),
   settings: (id, botDelay) => request("PUT", `/api/tables/${id}/settings`, { tableId: id, body: { bot_delay: botDelay } }),
   explainMeld: (id, cards) => request("POST", `/api/tables/${id}/explain-meld?lang=${lang()}`, { tableId: id, body: { cards } }),

@@ -152,6 +152,13 @@ export function cardBack() {
 }
 
 /** A card as an HTML element (a button when `interactive`). */
+function spoken(text) {
+  const span = document.createElement("span");
+  span.className = "visually-hidden card-name";
+  span.textContent = text;
+  return span;
+}
+
 export function cardElement(card, { fourColour = false, lang = "en", faceDown = false, tag = "div" } = {}) {
   const node = document.createElement(tag);
   node.className = "card";
@@ -161,8 +168,9 @@ export function cardElement(card, { fourColour = false, lang = "en", faceDown = 
   } else {
     node.dataset.card = card;
     node.append(cardFace(card, { fourColour }));
-    node.setAttribute("aria-label", cardName(card, lang));
-    node.title = pretty(card);
+    // Named by its text ("10♦"), so the name is what the card shows; the drawing is hidden.
+    node.append(spoken(pretty(card)));
+    node.title = `${pretty(card)} (${cardName(card, lang)})`;
   }
   return node;
 }

@@ -31,3 +31,9 @@ export function fractionValue(text) {
   const [n, d] = parseFraction(text);
   return n / d;
 }
+
+/** A moment (seconds or a Date) as people of the page's language write it: "30.11.2026, 18:05" in Russian. */
+export function formatDate(when, language) {
+  const date = when instanceof Date ? when : new Date(when * 1000);
+  return date.toLocaleString(language === "ru" ? "ru-RU" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+}

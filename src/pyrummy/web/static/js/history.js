@@ -1,15 +1,20 @@
 // Finished matches and their replays, step by step with every hand face up.
 
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
+import { myGames, myGamesTable } from "./stats.js";
 import { api } from "./api.js";
-import { formatAmount } from "./format.js";
+import { formatAmount, formatDate } from "./format.js";
 import { pretty, sortCards } from "./cards.js";
 import { seatName, describeAction, tableMelds, showdownBody, ledgerTable, cardRow } from "./showdown.js";
 
 export async function renderHistory(root, offset = 0) {
   const section = h("section", { class: "history" }, h("h1", {}, t("history.title")));
   root.append(section);
+  // Your own games first (this browser's), then everyone's on this server.
+  const mine = myGames();
+  const myIds = new Map(mine.map((g) => [g.id, g.seat]));
+  section.append(h("h2", {}, t("stats.myGames")), myGamesTable(mine), h("h2", {}, t("history.allTitle")));
   let data;
   try {
     data = await api.matches(offset);
@@ -21,13 +26,16 @@ export async function renderHistory(root, offset = 0) {
     section.append(h("p", {}, t("history.empty")));
     return;
   }
-  const rows = data.matches.map((m) => {
+  // Newest finish first (the server lists by start).
+  const finished = [...data.matches].sort((a, b) => (b.finished_at || b.created_at) - (a.finished_at || a.created_at));
+  const rows = finished.map((m) => {
+    const me = myIds.has(m.id) ? myIds.get(m.id) : null;
     const totals = m.result ? m.result.totals : [];
-    const winners = m.result ? m.result.winners.map((s) => seatName(m, s, null)).join(", ") : "";
+    const winners = m.result ? m.result.winners.map((s) => seatName(m, s, me)).join(", ") : "";
     return h("tr", {},
-      h("td", {}, new Date((m.finished_at || m.created_at) * 1000).toLocaleString()),
+      h("td", {}, formatDate(m.finished_at || m.created_at, lang())),
       h("td", {}, t(`game.${m.preset}`)),
-      h("td", {}, m.seats.map((s) => seatName(m, s.seat, null)).join(", ")),
+      h("td", {}, m.seats.map((s) => seatName(m, s.seat, me)).join(", ")),
       h("td", {}, winners),
       h("td", {}, totals.map((x) => formatAmount(x, { sign: true })).join(" / ")),
       h("td", {}, h("a", { href: `#/replay/${m.id}` }, t("history.watch"))));

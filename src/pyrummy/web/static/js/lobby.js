@@ -3,7 +3,8 @@
 // Deal at once (the stronger bots often knock on their first turns).
 
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
+import { formatDate } from "./format.js";
 import { api, saveToken, knownTables, forgetToken } from "./api.js";
 import { settings, saveSetting, SPEEDS } from "./settings.js";
 import { GAME_ORDER } from "./rules_text.js";
@@ -26,6 +27,7 @@ const BASIC_DEFAULTS = {
 };
 
 let presetCache = null;
+let live = [];
 
 function lastGame() {
   try {
@@ -42,7 +44,8 @@ export async function startGame(choice) {
     options: choice.options,
     bots: choice.bots,
     humans: 1,
-    bot_delay: SPEEDS[choice.speed] ?? SPEEDS.normal,
+    // No choice made here: the server's own --bot-delay applies.
+    ...(SPEEDS[choice.speed] !== undefined ? { bot_delay: SPEEDS[choice.speed] } : {}),
     ...(choice.seed !== undefined ? { seed: choice.seed } : {}),
   });
   try {
@@ -61,6 +64,7 @@ export async function playAgain() {
 }
 
 export async function renderLobby(root) {
+  live = [];
   const heading = h("h1", {}, t("lobby.title"));
   const status = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
   root.append(h("section", { class: "lobby" }, heading, status));
@@ -160,8 +164,9 @@ export async function renderLobby(root) {
 
   function speedControl() {
     const select = h("select", { id: "bot-speed", onchange: (e) => { state.speed = e.target.value; saveSetting("speed", state.speed); } },
+      h("option", { value: "server" }, t("speed.server")),
       Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
-    select.value = state.speed;
+    select.value = SPEEDS[state.speed] !== undefined ? state.speed : "server";
     return h("label", { class: "field", for: "bot-speed" }, h("span", {}, t("settings.speed")), select);
   }
 
@@ -173,11 +178,12 @@ export async function renderLobby(root) {
   }
 
   function resumeList() {
-    const mine = knownTables().sort((a, b) => (b.saved || 0) - (a.saved || 0)).slice(0, 5);
+    // Only games still in progress; the newest one is offered at the top instead.
+    const mine = live.slice(1, 6);
     if (!mine.length) return null;
     return h("aside", { class: "resume" }, h("h2", {}, t("lobby.resumeList")),
-      h("ul", {}, mine.map((m) => h("li", {},
-        h("a", { href: `#/table/${m.id}` }, `${t(`game.${m.preset || "knock"}`)} · ${new Date(m.saved).toLocaleString()}`)))));
+      h("ul", {}, mine.map(({ id, state: s }) => h("li", {},
+        h("a", { href: `#/table/${id}` }, resumeText(s))))));
   }
 
   function draw() {
@@ -224,8 +230,29 @@ export async function renderLobby(root) {
   }
 
   draw();
-  // Forget tables that no longer exist (a wiped data folder).
-  for (const m of knownTables()) {
-    api.state(m.id).then((s) => { if (s.table.status === "over") forgetToken(m.id); }).catch((e) => { if (e.status === 404) forgetToken(m.id); });
+  // Games of this browser still in progress, newest first; finished or vanished
+  // ones are forgotten. The newest gets a Continue button above the form, so a
+  // closed tab's game is one click away in the first screen.
+  const checks = await Promise.all(knownTables().map((m) => api.state(m.id)
+    .then((s) => ({ id: m.id, saved: m.saved || 0, state: s }))
+    .catch((e) => { if (e.status === 404) forgetToken(m.id); return null; })));
+  live = checks.filter((c) => c && c.state.table.status !== "over").sort((a, b) => b.saved - a.saved);
+  for (const c of checks) if (c && c.state.table.status === "over") forgetToken(c.id);
+  if (live.length) {
+    const newest = live[0];
+    const banner = h("section", { class: "resume-banner", "aria-labelledby": "resume-title" },
+      h("div", {}, h("h2", { id: "resume-title" }, t("lobby.resume")), h("p", {}, resumeText(newest.state))),
+      h("button", { type: "button", class: "primary big", id: "continue-game", onclick: () => { location.hash = `#/table/${newest.id}`; } },
+        t("lobby.resumeButton")));
+    heading.after(banner);
+    draw();
   }
+}
+
+function resumeText(state) {
+  return t("lobby.resumeWhat", {
+    game: t(`game.${state.table.preset}`),
+    n: state.match.deal_number,
+    when: formatDate(state.table.created_at, lang()),
+  });
 }

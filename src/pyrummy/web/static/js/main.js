@@ -10,6 +10,7 @@ import { renderLobby } from "./lobby.js";
 import { TableView } from "./table.js";
 import { renderHistory, ReplayView } from "./history.js";
 import { renderRules, renderFaq } from "./pages.js";
+import { renderStats } from "./stats.js";
 
 const main = document.getElementById("view");
 let current = null;
@@ -21,6 +22,7 @@ function header() {
     h("a", { href: "#/", class: "brand" }, h("span", { class: "brand-suit", "aria-hidden": "true" }, "♠"), t("app.title")),
     h("a", { href: "#/" }, t("nav.play")),
     h("a", { href: "#/history" }, t("nav.history")),
+    h("a", { href: "#/stats" }, t("nav.stats")),
     h("a", { href: "#/rules/knock" }, t("nav.rules")),
     h("a", { href: "#/faq" }, t("nav.faq")),
   );
@@ -32,7 +34,15 @@ function header() {
     type: "button", class: "lang", id: "lang-switch", "aria-label": t("nav.language.aria"), lang: lang() === "ru" ? "en" : "ru",
     onclick: () => setLang(lang() === "ru" ? "en" : "ru"),
   }, t("nav.language"));
-  bar.append(nav, h("div", { class: "prefs" }, four, langButton));
+  const sound = h("button", {
+    type: "button", class: "lang", id: "sound-toggle", "aria-pressed": prefs.sound ? "true" : "false",
+    onclick: () => { saveSetting("sound", !settings().sound); header(); },
+  }, `${t("settings.sound")}: ${t(prefs.sound ? "settings.on" : "settings.off")}`);
+  bar.append(nav, h("div", { class: "prefs" }, four, sound, langButton));
+  // The static page's own texts follow the language too.
+  document.getElementById("skip-link").textContent = t("nav.skip");
+  document.getElementById("api-link").textContent = t("nav.api");
+  document.documentElement.lang = lang();
   for (const link of nav.querySelectorAll("a")) {
     const here = location.hash || "#/";
     const target = link.getAttribute("href");
@@ -53,6 +63,8 @@ function route() {
   document.title = t("app.title");
   if (parts[0] === "table" && parts[1]) {
     current = new TableView(main, parts[1]);
+  } else if (parts[0] === "stats") {
+    renderStats(main);
   } else if (parts[0] === "history") {
     renderHistory(main);
   } else if (parts[0] === "replay" && parts[1]) {
@@ -69,6 +81,11 @@ function route() {
 }
 
 window.addEventListener("hashchange", route);
+// The skip link moves focus to the view without changing the address (which names the view).
+document.getElementById("skip-link").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
 onLangChange(() => {
   if (current && current.relabel) {
     header();

@@ -39,7 +39,7 @@ export const RULES = {
       title: "Rummy",
       flow: "meld",
       sections: [
-        ["Players and cards", "You against 1-3 bots: 10 cards each for two players, 7 for three or four. You play first in the first deal; then the deal passes clockwise."],
+        ["Players and cards", "You against 1-3 bots: 10 cards each for two players, 7 for three or four. Unlike the other games (where the first dealer is random), here the first dealer sits to your right, so you play first in the first deal; then the deal passes clockwise."],
         ["A turn", "Draw one card. Then, in any order and as often as you like: meld (put 3 or more cards forming a set or run face up) and lay off (add cards to any meld on the table, anyone's). Finish by discarding one card."],
         ["Lay-offs", "A set grows to 4 cards at most; a run grows at either end; an ace only goes below a 2, nothing above a king. Every laid-off card shows who laid it. Melds are never rearranged."],
         ["The taken discard", "It cannot be discarded in the same turn, and you may not meld or lay off so that it is the only card left in your hand."],
@@ -120,7 +120,7 @@ export const RULES = {
       title: "Рамми",
       flow: "meld",
       sections: [
-        ["Игроки и карты", "Вы против 1-3 ботов: вдвоём по 10 карт, втроём и вчетвером по 7. Первую сдачу начинаете вы, дальше сдающий сдвигается по кругу."],
+        ["Игроки и карты", "Вы против 1-3 ботов: вдвоём по 10 карт, втроём и вчетвером по 7. В отличие от других игр (где первый сдающий выбирается случайно), здесь первый сдающий сидит справа от вас, поэтому первую сдачу начинаете вы; дальше сдающий сдвигается по кругу."],
         ["Ход", "Возьмите карту. Затем в любом порядке и сколько угодно раз: выложите (3 и больше карт сетом или стритом) и подложите (к любой комбинации на столе, чьей угодно). В конце сбросьте одну карту."],
         ["Подкладывание", "Сет дополняется до 4 карт; стрит растёт с обоих краёв; туз встаёт только под двойку, над королём продолжения нет. У подложенной карты видно, кто её положил. Комбинации на столе не перекладывают."],
         ["Карта из сброса", "Её нельзя сбросить в тот же ход и нельзя выкладывать так, чтобы в руке осталась только она."],

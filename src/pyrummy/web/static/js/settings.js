@@ -1,7 +1,7 @@
 // Page settings remembered on this device: deck colours, hand order, bot speed.
 
 const KEY = "pyrummy.settings";
-const DEFAULTS = { fourColour: false, sort: "suit", speed: "normal" };
+const DEFAULTS = { fourColour: false, sort: "suit", speed: "server", hints: false, sound: false };
 export const SPEEDS = { slow: 1.6, normal: 0.8, fast: 0.3, instant: 0 };
 
 export function settings() {

@@ -2,7 +2,7 @@
 // card rows, the melds on the table, the showdown and the match ledger.
 
 import { h } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t, tYou, lang } from "./i18n.js";
 import { cardElement, pretty, prettyList, sortCards } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { settings } from "./settings.js";
@@ -38,15 +38,16 @@ export function seatLabel(table, seat, me) {
 }
 
 /** "Bot 2 discarded 7♥" from an action in text form. */
-export function describeAction(text, { takenCard = null } = {}) {
+export function describeAction(text, { takenCard = null, you = false } = {}) {
   const words = text.split(" ");
   const head = words[0];
-  if (text === "draw stock") return t("act.draw stock");
-  if (text === "draw discard") return t("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
-  if (head === "decline" || head === "undo") return t(`act.${head}`);
-  if (head === "knock") return words.length > 1 ? t("act.knockCard", { cards: pretty(words[1]) }) : t("act.knock");
-  if (head === "layoff" || head === "swap-joker") return t(`act.${head}`, { cards: pretty(words[1]) });
-  return t(`act.${head}`, { cards: prettyList(words.slice(1)) });
+  const say = (key, params = {}) => tYou(key, you, params);
+  if (text === "draw stock") return say("act.draw stock");
+  if (text === "draw discard") return say("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
+  if (head === "decline" || head === "undo") return say(`act.${head}`);
+  if (head === "knock") return words.length > 1 ? say("act.knockCard", { cards: pretty(words[1]) }) : say("act.knock");
+  if (head === "layoff" || head === "swap-joker") return say(`act.${head}`, { cards: pretty(words[1]) });
+  return say(`act.${head}`, { cards: prettyList(words.slice(1)) });
 }
 
 export function cardRow(cards, { className = "card-row", small = false } = {}) {
@@ -71,7 +72,7 @@ export function tableMelds(observation, tableInfo, me, { targets = new Set(), on
           const name = seatName(tableInfo, by, me);
           node.classList.add("laid-off");
           node.append(h("span", { class: "laid-by", "aria-hidden": "true" }, seatTag(tableInfo, by, me)));
-          node.setAttribute("aria-label", `${node.getAttribute("aria-label")}, ${t("table.laidBy", { name })}`);
+          node.querySelector(".card-name").textContent += `, ${t("table.laidBy", { name })}`;
           node.title = `${pretty(card)} — ${t("table.laidBy", { name })}`;
         }
         return node;
@@ -104,11 +105,19 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
   const parts = [];
   const outcome = t(`outcome.${settlement.outcome}`);
   let who = "";
-  if (settlement.knocker !== null && settlement.knocker !== undefined) who = t("show.knockedBy", { name: seatName(tableInfo, settlement.knocker, me) });
-  else if (["out", "rummy"].includes(settlement.outcome)) who = t("show.outBy", { name: seatName(tableInfo, settlement.winners[0], me) });
+  if (settlement.knocker !== null && settlement.knocker !== undefined) who = tYou("show.knockedBy", settlement.knocker === me, { name: seatName(tableInfo, settlement.knocker, me) });
+  else if (["out", "rummy"].includes(settlement.outcome)) who = tYou("show.outBy", settlement.winners[0] === me, { name: seatName(tableInfo, settlement.winners[0], me) });
   else if (settlement.outcome === "no-knocker") who = t("show.noKnocker");
-  const said = settlement.outcome === "out" ? who : [who, outcome].filter(Boolean).join(" · ");
+  // Say who won unless the words already do (went out).
+  const winner = settlement.winners.length === 1 && !["out", "rummy"].includes(settlement.outcome)
+    ? tYou("show.wins", settlement.winners[0] === me, { name: seatName(tableInfo, settlement.winners[0], me) }) : "";
+  const said = settlement.outcome === "out" ? who : [who, outcome, winner].filter(Boolean).join(" · ");
   parts.push(h("p", { class: "outcome" }, said || outcome));
+  // A deal nobody won says why it ended.
+  const reason = observation.end_reason;
+  if (["exhausted", "cap", "wall"].includes(reason) || (reason === "decline" && tableInfo.rules.family !== "knock")) {
+    parts.push(h("p", { class: "end-reason" }, t(`end.reason.${reason}`, { turns: observation.turn })));
+  }
   if (observation.knock_card) {
     parts.push(h("div", { class: "knock-card" }, h("span", {}, t("show.knockCard", { card: pretty(observation.knock_card) })),
       cardRow([observation.knock_card], { small: true })));
@@ -159,5 +168,5 @@ export function ledgerTable(match, tableInfo, me) {
 export function standingsList(match, tableInfo, me) {
   return h("ol", { class: "standings", "aria-label": t("standings.title") },
     match.order.map((seat) => h("li", { class: match.winners.includes(seat) ? "leader" : "" },
-      h("span", {}, seatLabel(tableInfo, seat, me)), h("strong", {}, formatAmount(match.totals[seat], { sign: true })))));
+      h("span", {}, seatName(tableInfo, seat, me)), h("strong", {}, formatAmount(match.totals[seat], { sign: true })))));
 }

@@ -4,10 +4,13 @@
 // comes from the server's state for your seat; the page decides no rule.
 
 import { h, clear, reducedMotion } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t, tn, lang } from "./i18n.js";
 import { api, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
 import { formatAmount } from "./format.js";
+import { explainMeld } from "./meldcheck.js";
+import { play, soundOf } from "./sound.js";
+import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
 import { playAgain } from "./lobby.js";
 import {
@@ -15,7 +18,6 @@ import {
 } from "./showdown.js";
 
 const KEYS = { s: "stock", p: "pile", m: "meld", l: "layoff", d: "discard", k: "knock", u: "undo", x: "decline", n: "next" };
-const LOG_LIMIT = 60;
 
 function legalIndex(actions) {
   const index = { stock: false, pile: false, decline: false, undo: false, discard: new Set(), knock: new Set(), layoff: new Map(), melds: new Map(), meldPhase: false };
@@ -51,7 +53,6 @@ export class TableView {
     this.selected = new Set();
     this.cursor = 0;
     this.message = null;
-    this.log = [];
     this.lastEvent = null;
     this.dismissed = null;
     this.busy = false;
@@ -95,8 +96,10 @@ export class TableView {
 
   onMessage(message) {
     if (message.type === "event") {
-      const takenCard = message.state?.observation?.taken_discard ?? null;
-      if (message.seq > this.seq || !message.state) this.addLog(message.seat, message.action, takenCard, message.seq);
+      if (message.seat !== this.me && message.action) {
+        const sound = soundOf(message.action);
+        if (sound) play(sound);
+      }
       if (message.state) {
         this.lastEvent = message;
         this.accept(message.state);
@@ -106,21 +109,22 @@ export class TableView {
     }
   }
 
-  addLog(seat, action, takenCard, seq) {
-    if (this.log.some((entry) => entry.seq === seq)) return;
-    this.log.push({ seat, action, takenCard, seq });
-    if (this.log.length > LOG_LIMIT) this.log.shift();
-  }
-
   accept(state) {
     if (state.seq < this.seq) return;
     if (state.seq > this.seq) {
       this.message = null;
+      // Turning the pile over as the new stock is said out loud, not done silently.
+      const before = this.state ? this.state.observation.exhaustions || 0 : null;
+      const sameDeal = this.state && this.state.match.deal_number === state.match.deal_number;
+      if (sameDeal && before !== null && (state.observation.exhaustions || 0) > before && state.observation.recycled_stock) {
+        this.message = { text: t("table.recycledNow"), kind: "info" };
+      }
       const hand = new Set(state.observation.hand);
       for (const card of [...this.selected]) if (!hand.has(card)) this.selected.delete(card);
     }
     this.seq = state.seq;
     this.state = state;
+    if (state.match.over) recordFinished(this.tableId, state);
     this.render();
   }
 
@@ -134,6 +138,8 @@ export class TableView {
     this.busy = true;
     try {
       const state = await api.act(this.tableId, text, this.seq);
+      const sound = soundOf(text);
+      if (sound) play(sound);
       this.selected.clear();
       this.accept(state);
     } catch (error) {
@@ -180,8 +186,18 @@ export class TableView {
       case "meld":
         if (this.canTryMeld(legal)) {
           const known = legal.melds.get(meldKey(chosen));
-          await this.act(known || `meld ${chosen.join(" ")}`);
+          if (known) {
+            await this.act(known);
+          } else {
+            // Explained here, with no request: the server would only refuse it.
+            const reason = explainMeld(chosen, this.state.table.rules.ace || "low", lang());
+            this.message = { text: reason || t("table.meldNotNow"), kind: "error" };
+            this.render();
+          }
         }
+        break;
+      case "hint":
+        if (settings().hints) await this.hint();
         break;
       case "next":
         await this.continueDeal();
@@ -193,6 +209,89 @@ export class TableView {
 
   canTryMeld(legal) {
     return this.state.table.rules.family === "melding" && legal.meldPhase && this.selected.size > 0;
+  }
+
+  /**
+   * Drag a hand card (mouse, pen or touch): onto another hand card to move it
+   * there, onto the discard pile to discard it, onto a table meld to lay it
+   * off. A press that does not move is a click (select).
+   */
+  startDrag(event, node, card) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const startX = event.clientX;
+    const startY = event.clientY;
+    let dragging = false;
+    node.setPointerCapture?.(event.pointerId);
+    const move = (e) => {
+      const dx = e.clientX - startX;
+      const dy = e.clientY - startY;
+      if (!dragging && Math.hypot(dx, dy) < 8) return;
+      dragging = true;
+      node.classList.add("dragging");
+      node.style.transform = `translate(${dx}px, ${dy}px)`;
+    };
+    const up = (e) => {
+      node.removeEventListener("pointermove", move);
+      node.removeEventListener("pointerup", up);
+      node.removeEventListener("pointercancel", up);
+      node.style.transform = "";
+      node.classList.remove("dragging");
+      if (!dragging || e.type === "pointercancel") return;
+      this.justDragged = true;
+      setTimeout(() => { this.justDragged = false; }, 0);
+      node.style.visibility = "hidden";
+      const below = document.elementFromPoint(e.clientX, e.clientY);
+      node.style.visibility = "";
+      this.dropOn(card, below, e.clientX);
+    };
+    node.addEventListener("pointermove", move);
+    node.addEventListener("pointerup", up);
+    node.addEventListener("pointercancel", up);
+  }
+
+  dropOn(card, below, x) {
+    if (!below) return;
+    const legal = legalIndex(this.state.legal_actions);
+    const target = below.closest(".hand .card");
+    if (target && target.dataset.card !== card) {
+      const order = [...this.handOrder].filter((c) => c !== card);
+      const box = target.getBoundingClientRect();
+      const at = order.indexOf(target.dataset.card) + (x > box.left + box.width / 2 ? 1 : 0);
+      order.splice(at, 0, card);
+      this.customOrder = order;
+      this.cursor = order.indexOf(card);
+      this.render();
+      return;
+    }
+    if (below.closest("#discard-pile, .piles figure:last-child") && legal.discard.has(card)) {
+      this.selected = new Set([card]);
+      this.command("discard");
+      return;
+    }
+    const meld = below.closest(".meld[data-meld]");
+    if (meld && legal.layoff.has(card) && legal.layoff.get(card).includes(Number(meld.dataset.meld))) {
+      this.act(`layoff ${card} ${meld.dataset.meld}`);
+    }
+  }
+
+  /** Ask the server's medium bot for a move; say it in one line and select its card. */
+  async hint() {
+    try {
+      const hint = await api.hint(this.tableId);
+      const values = { action: hint.action, ...hint.values };
+      if (values.card) values.card = pretty(values.card);
+      if (values.cards) values.cards = prettyList(values.cards);
+      this.message = { text: `${t("hint.prefix")} ${t(hint.reason, values)}`, kind: "hint" };
+      const words = hint.action.split(" ");
+      if (["discard", "knock", "layoff"].includes(words[0])) this.selected = new Set([words[1]]);
+      // Counted per browser, for the statistics.
+      const counts = JSON.parse(localStorage.getItem("pyrummy.hints") || "{}");
+      counts[this.tableId] = (counts[this.tableId] || 0) + 1;
+      localStorage.setItem("pyrummy.hints", JSON.stringify(counts));
+    } catch (error) {
+      this.message = { text: error.message, kind: "error" };
+    }
+    this.render();
   }
 
   async continueDeal() {
@@ -315,52 +414,99 @@ export class TableView {
     document.title = `${t(`game.${info.preset}`)} · ${t("app.title")}`;
 
     const match = state.match;
-    const dealText = match.deals_in_match ? t("table.dealOf", { n: match.deal_number, m: match.deals_in_match }) : t("table.deal", { n: match.deal_number });
+    const last = state.last_deal;
+    const showingShowdown = !match.over && last && state.awaiting_continue && this.dismissed !== last.number;
+    // While a finished deal's showdown is shown, the header names that deal.
+    const shownDeal = match.over || showingShowdown ? (last ? last.number : match.deal_number) : match.deal_number;
+    const dealText = match.deals_in_match ? t("table.dealOf", { n: shownDeal, m: match.deals_in_match }) : t("table.deal", { n: shownDeal });
     const targetText = match.target ? ` · ${t("table.target", { n: match.target })}` : "";
     const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), disabled: this.me === null,
       onchange: (e) => this.changeSpeed(e.target.value) },
     Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
     speed.value = speedName(info.bot_delay);
     const sort = h("button", { type: "button", class: "small-button", id: "sort-toggle",
-      onclick: () => { saveSetting("sort", settings().sort === "suit" ? "rank" : "suit"); this.render(); } },
+      onclick: () => { this.customOrder = null; saveSetting("sort", settings().sort === "suit" ? "rank" : "suit"); this.render(); } },
     `${t("settings.sort")}: ${t(`settings.sort.${settings().sort}`)}`);
     this.section.append(h("header", { class: "table-head" },
       h("h1", {}, t(`game.${info.preset}`), h("span", { class: "deal-info" }, ` · ${dealText}${targetText}`)),
       h("div", { class: "table-tools" },
         h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
+        h("label", { class: "toggle", for: "hints-toggle" },
+          h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
+            onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
         h("span", { class: "connection", hidden: this.online, role: "status" }, t("table.connection")),
         h("a", { href: "#/", class: "small-button" }, t("table.backToLobby")))));
 
     const side = h("aside", { class: "side" },
       h("h2", {}, t("table.score")), standingsList(match, info, this.me),
-      h("h2", {}, t("table.log")),
-      h("ol", { class: "log", "aria-label": t("table.log") },
-        this.log.slice(-12).map((entry) => h("li", {}, h("strong", {}, seatName(info, entry.seat, this.me)), " ", describeAction(entry.action, { takenCard: entry.takenCard })))));
-    const last = state.last_deal;
+      h("h2", { id: "moves-title" }, t("table.log")),
+      this.renderMoves(state, info));
     // A finished deal is shown before the next one: its showdown replaces the board
     // until the person presses Next deal (bots wait for that too).
     let front;
     if (match.over) front = this.renderMatchEnd(state);
-    else if (last && state.awaiting_continue && this.dismissed !== last.number) front = this.renderShowdown(last, info);
+    else if (showingShowdown) front = this.renderShowdown(last, info);
     else front = this.renderBoard(obs, info, legal, sort);
+    if (front.id && !this.shownFront) play("chime");
     this.section.append(h("div", { class: "layout" }, front, side));
     if (front.id && !this.shownFront) {
       this.shownFront = true;
       front.querySelector("button.primary")?.focus({ preventScroll: true });
-    } else if (!front.id) {
+    } else if (!front.id && (this.shownFront || !this.boardFocused)) {
+      // After Deal or Next deal, focus goes to the hand: the cards are one keypress away.
       this.shownFront = false;
+      this.boardFocused = true;
+      if (this.section.querySelector(".hand")) {
+        this.focusHand();
+        return this.finishRender();
+      }
     }
-    this.animatedDraw = obs.drawn_card;
-    this.animate();
     if (handHadFocus) this.focusHand();
+    return this.finishRender();
+  }
+
+  finishRender() {
+    this.animatedDraw = this.state.observation.drawn_card;
+    this.animate();
+  }
+
+  /**
+   * The Moves list: every finished deal's record and the current deal's, from
+   * the server's state (so it is whole after a reload), one list per deal
+   * under a "Deal n" heading, numbered from 1 in each deal.
+   */
+  renderMoves(state, info) {
+    const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history }));
+    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [] });
+    const box = h("div", { class: "log", id: "moves", role: "log", tabindex: "0", "aria-labelledby": "moves-title" },
+      deals.map(({ number, history }) => {
+        const pile = [];
+        return h("section", { class: "log-deal", "data-deal": String(number) },
+          h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
+          history.length
+            ? h("ol", { class: "moves" }, history.map(([seat, action]) => {
+              const words = action.split(" ");
+              let taken = null;
+              if (action === "draw discard") taken = pile.pop() ?? null;
+              else if (words[0] === "discard" || words[0] === "knock") pile.push(words[1]);
+              return h("li", { class: seat === this.me ? "mine" : null },
+                h("strong", {}, seatName(info, seat, this.me)), " ", describeAction(action, { takenCard: taken, you: seat === this.me }));
+            }))
+            : h("p", { class: "log-empty" }, t("table.noMoves")));
+      }));
+    // Keep the newest move in view after every render.
+    requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
+    return box;
   }
 
   renderBoard(obs, info, legal, sort) {
     const board = h("div", { class: "board" });
     board.append(this.renderOpponents(obs, info, this.state.match));
     board.append(h("div", { class: "middle" }, this.renderPiles(obs, legal), this.renderTableMelds(obs, info, legal)));
-    board.append(h("p", { class: `status-line${this.message ? ` ${this.message.kind}` : ""}`, id: "status-line", role: "status", "aria-live": "polite" }, this.statusText(obs, info, legal)));
-    if (this.me !== null) board.append(this.renderMe(obs, legal, sort));
+    const status = h("p", { class: `status-line${this.message ? ` ${this.message.kind}` : ""}`, id: "status-line", role: "status", "aria-live": "polite" }, this.statusText(obs, info, legal));
+    // With a seat, the status line sits in the hand's panel, which stays on screen on a phone.
+    if (this.me !== null) board.append(this.renderMe(obs, legal, sort, status));
+    else board.append(status);
     return board;
   }
 
@@ -401,7 +547,7 @@ export class TableView {
           break;
         }
       }
-      return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), "aria-label": seatLabel(info, seat, this.me) },
+      return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), role: "group", "aria-label": seatLabel(info, seat, this.me) },
         h("div", { class: "opponent-head" },
           h("strong", {}, seatName(info, seat, this.me)),
           info.seats[seat]?.kind === "bot" ? h("span", { class: "level" }, t(`difficulty.${info.seats[seat].bot}`)) : null,
@@ -409,10 +555,11 @@ export class TableView {
           playing ? h("span", { class: "chip playing-chip" }, t("table.toPlay")) : null),
         fan,
         h("div", { class: "opponent-foot" },
-          h("span", {}, t("table.cards", { n: size })),
+          h("span", {}, tn("table.cards", size)),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
-        lastStep ? h("div", { class: "last-step" }, describeAction(lastStep)) : null,
-        taken.length ? h("div", { class: "taken" }, t("table.taken", { cards: "" }), cardRow(taken, { small: true })) : null);
+        // Both lines are always there (empty or not), so the boxes keep their height.
+        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep) : ""),
+        h("div", { class: "taken" }, taken.length ? [t("table.taken", { cards: "" }), cardRow(taken, { small: true })] : null));
     }));
   }
 
@@ -420,20 +567,22 @@ export class TableView {
     const four = settings().fourColour;
     const stock = h("button", {
       type: "button", class: `pile stock${legal.stock ? " live" : ""}`, id: "stock", disabled: !legal.stock,
-      "aria-label": t("table.drawStock", { n: obs.stock_count }), onclick: () => this.command("stock"),
-    }, obs.stock_count ? h("div", { class: "card face-down" }, cardBack()) : h("div", { class: "card empty" }),
+      onclick: () => this.command("stock"),
+    }, h("span", { class: "visually-hidden" }, t("table.drawStockLead")),
+    obs.stock_count ? h("div", { class: "card face-down" }, cardBack()) : h("div", { class: "card empty" }),
     h("span", { class: "count" }, String(obs.stock_count)));
     const top = obs.discard_pile[obs.discard_pile.length - 1];
     const under = obs.discard_pile.slice(-3, -1);
     const pileCards = h("div", { class: "discard-stack" },
-      under.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("under"); return n; }),
+      under.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("under"); n.setAttribute("aria-hidden", "true"); return n; }),
       top ? cardElement(top, { fourColour: four, lang: lang() }) : h("div", { class: "card empty" }, t("table.discardEmpty")));
     const pile = h("button", {
       type: "button", class: `pile discard${legal.pile ? " live" : ""}`, id: "discard-pile", disabled: !legal.pile,
-      "aria-label": top ? t("table.takeDiscard", { card: pretty(top) }) : t("table.discard"), onclick: () => this.command("pile"),
-    }, pileCards);
+      onclick: () => this.command("pile"),
+    }, h("span", { class: "visually-hidden" }, t(top ? "table.takeDiscardLead" : "table.discard")), pileCards);
     return h("div", { class: "piles" },
-      h("figure", {}, stock, h("figcaption", {}, t("table.stock"))),
+      h("figure", {}, stock, h("figcaption", {}, t("table.stock"),
+        obs.recycled_stock && obs.exhaustions ? h("span", { class: "recycled" }, ` · ${t("table.recycled", { n: obs.exhaustions })}`) : null)),
       h("figure", {}, pile, h("figcaption", {}, t("table.discard"))));
   }
 
@@ -451,7 +600,7 @@ export class TableView {
     return this._handOrder || [];
   }
 
-  renderMe(obs, legal, sortButton) {
+  renderMe(obs, legal, sortButton, status) {
     const four = settings().fourColour;
     const arrangement = this.state.arrangement;
     const order = settings().sort;
@@ -465,6 +614,15 @@ export class TableView {
     }
     const rest = sortCards(obs.hand.filter((c) => !seen.has(c)), order);
     if (rest.length) groups.push({ kind: "deadwood", cards: rest });
+    if (this.customOrder) {
+      // The person's own order (dragged): kept cards where they were put, new ones at the end.
+      const inHand = new Set(obs.hand);
+      const kept = this.customOrder.filter((c) => inHand.has(c));
+      const fresh = groups.flatMap((g) => g.cards).filter((c) => !kept.includes(c));
+      this.customOrder = [...kept, ...fresh];
+      groups.length = 0;
+      groups.push({ kind: "custom", cards: this.customOrder });
+    }
     this._handOrder = groups.flatMap((g) => g.cards);
     this.cursor = Math.max(0, Math.min(this.cursor, this._handOrder.length - 1));
     const myTurn = obs.current_seat === this.me;
@@ -489,7 +647,9 @@ export class TableView {
       }
       if (obs.taken_discard === card && myTurn) node.classList.add("taken-card");
       if (myTurn && legal.layoff.has(card)) node.classList.add("fits");
+      node.addEventListener("pointerdown", (event) => this.startDrag(event, node, card));
       node.addEventListener("click", () => {
+        if (this.justDragged) return;
         this.cursor = position;
         this.toggle(card);
         this.render();
@@ -516,8 +676,10 @@ export class TableView {
     if (family !== "melding") buttons.push(button("knock", t("btn.knock"), one && legal.knock.has(one), "danger"));
     if (family === "melding" || legal.undo) buttons.push(button("undo", t("btn.undo"), legal.undo));
     if (legal.decline) buttons.push(button("decline", t("btn.decline"), true));
+    if (settings().hints) buttons.push(button("hint", t("btn.hint"), myTurn));
     const deadwood = arrangement ? arrangement.deadwood : null;
     return h("div", { class: `me${myTurn ? " playing" : ""}` },
+      status,
       h("div", { class: "hand-head" },
         h("h2", {}, t("table.hand")),
         deadwood !== null ? h("span", { class: "deadwood-badge", id: "deadwood" }, t("table.deadwood", { n: deadwood })) : null,
@@ -538,12 +700,14 @@ export class TableView {
 
   renderShowdown(last, info) {
     const panel = h("section", { class: "showdown", id: "showdown", "aria-labelledby": "showdown-title" },
-      h("h2", { id: "showdown-title" }, t("show.titleDeal", { n: last.number })),
+      // Next deal sits by the title, so it is on screen without scrolling (phones too).
+      h("div", { class: "showdown-top" },
+        h("h2", { id: "showdown-title" }, t("show.titleDeal", { n: last.number })),
+        h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))),
       showdownBody(last.observation, info, this.me, last.number),
       h("div", { class: "showdown-foot" },
         standingsList(this.state.match, info, this.me),
-        ledgerTable(this.state.match, info, this.me),
-        h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))));
+        ledgerTable(this.state.match, info, this.me)));
     return panel;
   }
 
@@ -559,13 +723,14 @@ export class TableView {
     return h("section", { class: "showdown match-end", id: "match-end", "aria-labelledby": "end-title" },
       h("h2", { id: "end-title" }, t("end.title")),
       h("p", { class: "headline" }, headline),
-      last ? h("details", { open: true }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null,
+      // Play again comes right under the result, above the long score tables.
+      h("div", { class: "dialog-buttons end-buttons" },
+        h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain")),
+        h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch"))),
       h("div", { class: "showdown-foot" },
         standingsList(match, info, this.me),
         ledgerTable(match, info, this.me)),
-      h("div", { class: "dialog-buttons" },
-        h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch")),
-        h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain"))));
+      last ? h("details", { open: true }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null);
   }
 
   animate() {

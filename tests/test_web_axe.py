@@ -1,0 +1,72 @@
+"""axe-core in Debian's chromium: no serious or critical accessibility
+violation on the lobby, the table, the showdown, History and Statistics, in
+English and Russian.
+
+axe-core comes from the npm registry into .axe/ (scripts/axe-core.sh, run by
+`make test`) and is injected into the page by the test; nothing from a CDN.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from test_web_e2e import base_url, browser, shot
+from test_web_player import start
+
+pytestmark = pytest.mark.browser
+__all__ = ["base_url", "browser"]
+
+ROOT = Path(__file__).resolve().parent.parent
+AXE = ROOT / ".axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.exists():
+        subprocess.run(["bash", str(ROOT / "scripts" / "axe-core.sh")], check=True)
+    return AXE.read_text()
+
+
+def serious(page: Page, axe_source: str) -> list[str]:
+    page.add_script_tag(content=axe_source)
+    result: dict[str, Any] = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str, lang: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=lang)
+    page = context.new_page()
+    page.goto(base_url + "/")
+    expect(page.locator("#deal-button")).to_be_visible()
+    found = {"lobby": serious(page, axe_source)}
+    start(page, bots=2, length="one", seed=7)
+    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    found["table"] = serious(page, axe_source)
+    page.click("#stock")
+    expect(page.locator("#btn-stock")).to_be_disabled()
+    page.locator(".hand .card").last.click()
+    page.click("#btn-knock")
+    page.wait_for_timeout(200)
+    if page.locator("dialog[open]").count():
+        page.locator("dialog[open] .danger").click()
+    expect(page.locator("#match-end")).to_be_visible(timeout=20000)
+    found["showdown"] = serious(page, axe_source)
+    shot(page, f"match-end-1280-{lang}")
+    page.goto(base_url + "/#/history")
+    expect(page.locator("#my-games")).to_be_visible()
+    found["history"] = serious(page, axe_source)
+    page.goto(base_url + "/#/stats")
+    expect(page.locator("#stats-played")).to_be_visible()
+    found["statistics"] = serious(page, axe_source)
+    context.close()
+    assert {name: issues for name, issues in found.items() if issues} == {}
