@@ -9,7 +9,9 @@ the int path and the card parser, value for value, field for field.
 
 from __future__ import annotations
 
+import binascii
 import pickle
+import zlib
 
 import pytest
 from hypothesis import given, settings
@@ -23,8 +25,10 @@ from pyrummy.core.solver import (
     Arrangement,
     _eager_best_arrangement,
     best_arrangement,
+    build_suit_deadwood_table,
     deadwood,
     deadwood_of_mask,
+    suit_deadwood_table,
 )
 
 ACE_OPTIONS = ("low", "high_or_low", "around_the_corner")
@@ -152,3 +156,12 @@ def test_cardset_text_errors_are_the_parsers(text: str) -> None:
     with pytest.raises(from_parser.type) as from_cardset:
         CardSet(text)
     assert str(from_cardset.value) == str(from_parser.value)
+
+
+def test_the_shipped_ace_low_table_is_the_built_one() -> None:
+    built = build_suit_deadwood_table("low")
+    text = binascii.b2a_base64(zlib.compress(bytes(built), 9), newline=False).decode()
+    lines = "\n".join(f'    "{text[i : i + 88]}"' for i in range(0, len(text), 88))
+    assert suit_deadwood_table("low") == built, f"ship this as _LOW_SUIT_DEADWOOD:\n{lines}"
+    for ace in ("high_or_low", "around_the_corner"):
+        assert suit_deadwood_table(ace) == build_suit_deadwood_table(ace)
