@@ -94,7 +94,7 @@ class Arrangement:
 
     @property
     def melds(self) -> tuple[CardSet, ...]:
-        """The melds, each a :class:`CardSet`, ordered by their lowest card."""
+        """The melds, each a :class:`~pyrummy.core.cards.CardSet`, ordered by their lowest card."""
         melds = self._melds
         if melds is None:
             melds = self._find_melds()
@@ -844,18 +844,7 @@ def deadwood(cards: CardsLike, rules: Rules | str = "knock") -> int:
     """
     mask = cards.mask if cards.__class__ is CardSet else to_cardset(cards).mask
     ace = rules.ace if rules.__class__ is Rules else _ACE_BY_NAME.get(rules) or _ace_of(rules)
-    # The common case (no jokers, no rank held in three suits) inlined: this
-    # call is as fast as the int path.
-    table = _SUIT_TABLES.get(ace)
-    if table is None or mask >> N_STANDARD:
-        return deadwood_of_mask(mask, ace)
-    s = mask & SUIT_BITS
-    h = mask >> 13 & SUIT_BITS
-    d = mask >> 26 & SUIT_BITS
-    c = mask >> 39
-    if (s & h & (d | c)) | ((s | h) & d & c):
-        return deadwood_of_mask(mask, ace)
-    return table[s] + table[h] + table[d] + table[c]
+    return deadwood_of_mask(mask, ace)
 
 
 def best_arrangement(cards: CardsLike, rules: Rules | str = "knock") -> Arrangement:
@@ -869,18 +858,7 @@ def best_arrangement(cards: CardsLike, rules: Rules | str = "knock") -> Arrangem
     """
     mask = cards.mask if cards.__class__ is CardSet else to_cardset(cards).mask
     ace = rules.ace if rules.__class__ is Rules else _ACE_BY_NAME.get(rules) or _ace_of(rules)
-    table = _SUIT_TABLES.get(ace)
-    if table is None or mask >> N_STANDARD:
-        value = deadwood_of_mask(mask, ace)
-    else:
-        s = mask & SUIT_BITS
-        h = mask >> 13 & SUIT_BITS
-        d = mask >> 26 & SUIT_BITS
-        c = mask >> 39
-        if (s & h & (d | c)) | ((s | h) & d & c):
-            value = deadwood_of_mask(mask, ace)
-        else:
-            value = table[s] + table[h] + table[d] + table[c]
+    value = deadwood_of_mask(mask, ace)
     arrangement: Arrangement = _new_object(Arrangement)
     arrangement._melds = None
     arrangement._hand = mask
