@@ -234,7 +234,8 @@ def cold_runs(deals: int, runs: int) -> list[Cold]:
                 print(f"{name}: cold run failed: {done.stderr.strip().splitlines()[-1:]}")
                 return []
             if number:
-                results[name].runs.append(tuple(json.loads(done.stdout)))  # type: ignore[arg-type]
+                imported, first, every = (float(part) for part in json.loads(done.stdout))
+                results[name].runs.append((imported, first, every))
     return list(results.values())
 
 
