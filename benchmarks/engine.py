@@ -26,8 +26,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -146,6 +149,96 @@ def rlcard_gin(rng: random.Random) -> Callable[[int], int] | str:
     return play_one
 
 
+# A fresh process: import, then play the first deals, each phase timed in CPU
+# seconds; prints one JSON line. The same random loop as above.
+COLD_OURS = """
+import json, random, sys, time
+begin = time.process_time()
+from pyrummy import new_deal
+imported = time.process_time()
+rng = random.Random(2026)
+for index in range({deals}):
+    deal = new_deal("gin", players=2, seed=index, dealer=0)
+    while not deal.is_over:
+        deal.apply(rng.choice(deal.legal_actions()))
+    if index == 0:
+        first = time.process_time()
+end = time.process_time()
+print(json.dumps([imported - begin, first - imported, end - imported]))
+"""
+
+COLD_OPENSPIEL = """
+import json, random, sys, time
+begin = time.process_time()
+import pyspiel
+game = pyspiel.load_game("gin_rummy")
+imported = time.process_time()
+rng = random.Random(2026)
+for index in range({deals}):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    if index == 0:
+        first = time.process_time()
+end = time.process_time()
+print(json.dumps([imported - begin, first - imported, end - imported]))
+"""
+
+
+@dataclass
+class Cold:
+    name: str
+    deals: int
+    runs: list[tuple[float, float, float]]  # (import, first deal, all deals) CPU seconds
+
+    def median(self, part: int) -> float:
+        return statistics.median(run[part] for run in self.runs)
+
+    @property
+    def deals_per_second(self) -> float:
+        """Deals per CPU second over the first deals of a fresh process (median run)."""
+        return self.deals / self.median(2)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "deals": self.deals,
+            "runs": len(self.runs),
+            "import_ms": round(1000 * self.median(0), 1),
+            "first_deal_ms": round(1000 * self.median(1), 2),
+            "deals_per_second": round(self.deals_per_second, 1),
+        }
+
+
+def cold_runs(deals: int, runs: int) -> list[Cold]:
+    """Fresh ``python -c`` processes, ours and OpenSpiel's alternating; import
+    time apart from the deals. One unmeasured run of each first (it writes
+    the bytecode caches, as an installed package has them)."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    scripts = {"pyrummy gin": COLD_OURS, "OpenSpiel gin_rummy": COLD_OPENSPIEL}
+    results = {name: Cold(name, deals, []) for name in scripts}
+    for number in range(runs + 1):
+        for name, script in scripts.items():
+            done = subprocess.run(
+                [sys.executable, "-c", script.format(deals=deals)],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=False,
+            )
+            if done.returncode:
+                print(f"{name}: cold run failed: {done.stderr.strip().splitlines()[-1:]}")
+                return []
+            if number:
+                imported, first, every = (float(part) for part in json.loads(done.stdout))
+                results[name].runs.append((imported, first, every))
+    return list(results.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -156,6 +249,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--no-presets", action="store_true", help="only the gin comparison")
+    parser.add_argument(
+        "--cold-runs",
+        type=int,
+        default=5,
+        help="fresh processes per engine for the cold row (default 5; 0: none)",
+    )
+    parser.add_argument(
+        "--cold-deals", type=int, default=100, help="deals per fresh process (default 100)"
+    )
     args = parser.parse_args(argv)
     rng = random.Random(2026)
     say = (lambda *_: None) if args.json else print
@@ -190,6 +292,24 @@ def main(argv: list[str] | None = None) -> int:
         verdict = "meets" if spiel >= GOAL_VS_OPENSPIEL else "misses"
         say(f"\nvs OpenSpiel: {spiel:.2f}x ({verdict} the goal of {GOAL_VS_OPENSPIEL:g}x)")
 
+    cold: list[Cold] = []
+    if args.cold_runs and "OpenSpiel gin_rummy" in loops:
+        cold = cold_runs(args.cold_deals, args.cold_runs)
+    if cold:
+        say(
+            f"\nfresh processes, first {args.cold_deals} deals (median of {args.cold_runs} runs,"
+            " CPU time)"
+        )
+        say(f"{'two-player gin':<22} {'import ms':>9} {'1st deal ms':>12} {'deals/s':>9}")
+        for run in cold:
+            say(
+                f"{run.name:<22} {1000 * run.median(0):>9.1f} {1000 * run.median(1):>12.2f}"
+                f" {run.deals_per_second:>9.1f}"
+            )
+        cold_ratio = cold[0].deals_per_second / cold[1].deals_per_second
+        verdict = "meets" if cold_ratio >= GOAL_VS_OPENSPIEL else "misses"
+        say(f"cold vs OpenSpiel: {cold_ratio:.2f}x ({verdict} the goal of {GOAL_VS_OPENSPIEL:g}x)")
+
     presets: list[Speed] = []
     if not args.no_presets:
         say(f"\n{'preset':<22} {'deals/s':>9} {'actions/deal':>13}")
@@ -214,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
                     "gin": [s.to_dict() for s in gin],
                     "missing": missing,
                     "ratios": {k: round(v, 2) for k, v in ratios.items()},
+                    "cold": [run.to_dict() for run in cold],
                     "presets": [s.to_dict() for s in presets],
                 },
                 indent=2,

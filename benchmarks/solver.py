@@ -33,13 +33,13 @@ from pyrummy.core.rules import find_rules
 from pyrummy.core.solver import (
     best_arrangement,
     best_discards_of_mask,
+    deadwood,
     deadwood_of_mask,
     suit_deadwood_table,
 )
 
 SIZES = (7, 10, 11)
 VECTORS = Path(__file__).resolve().parents[1] / "tests" / "data" / "deadwood_vectors.json"
-GIN = find_rules("gin")
 OPENSPIEL = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 # OpenSpiel numbers cards suit-major in the suit order s c d h; ours is S H D C.
 TO_OPENSPIEL = [OPENSPIEL.card_int(str(card)[0] + str(card)[1].lower()) for card in ALL_CARDS[:52]]
@@ -102,6 +102,10 @@ def rlcard_value(hand: list[Any]) -> int:
     return min(values)
 
 
+def melds_of_best(hand: CardSet) -> tuple[CardSet, ...]:
+    return best_arrangement(hand).melds
+
+
 def our_value(mask: int, size: int) -> int:
     return best_discards_of_mask(mask)[0] if size == 11 else deadwood_of_mask(mask)
 
@@ -122,6 +126,7 @@ def run_size(size: int, count: int, rl_count: int, rng: random.Random, repeat: i
     hands = [rng.sample(range(52), size) for _ in range(count)]
     masks = [sum(1 << c for c in hand) for hand in hands]
     cardsets = [CardSet(mask) for mask in masks]
+    texts = [str(cards) for cards in cardsets]
     spiel_hands = [[TO_OPENSPIEL[c] for c in hand] for hand in hands]
     rl_hands = [[TO_RLCARD[c] for c in hand] for hand in hands[:rl_count]]
 
@@ -133,7 +138,12 @@ def run_size(size: int, count: int, rl_count: int, rng: random.Random, repeat: i
         ("ours deadwood_of_mask", deadwood_of_mask, masks, repeat),
         ("ours deadwood_of_mask + lru_cache, cold", cached, masks, 1),
         ("ours deadwood_of_mask + lru_cache, warm", cached, masks, 1),
-        ("ours best_arrangement", lambda hand: best_arrangement(hand, GIN), cardsets, repeat),
+        # The public calls as a user makes them: pyrummy.deadwood(hand) with the
+        # default rules (knock: the ace low and the gin values), no wrapper.
+        ("ours best_arrangement", best_arrangement, cardsets, repeat),
+        ("ours best_arrangement + .melds", melds_of_best, cardsets, repeat),
+        ("ours deadwood(CardSet)", deadwood, cardsets, repeat),
+        ("ours deadwood(str)", deadwood, texts, repeat),
         ("OpenSpiel min_deadwood", OPENSPIEL.min_deadwood, spiel_hands, repeat),
         ("RLCard meld clusters", rlcard_value, rl_hands, 1),
     ]
@@ -148,10 +158,14 @@ def run_size(size: int, count: int, rl_count: int, rng: random.Random, repeat: i
         f"  ratio {ours_name} / OpenSpiel: {rate[ours_name] / rate['OpenSpiel min_deadwood']:.2f}"
     )
     print(f"  ratio {ours_name} / RLCard:    {rate[ours_name] / rate['RLCard meld clusters']:.1f}")
-    print(
-        "  ratio best_arrangement / OpenSpiel: "
-        f"{rate['ours best_arrangement'] / rate['OpenSpiel min_deadwood']:.2f}"
-    )
+    for name in (
+        "ours best_arrangement",
+        "ours best_arrangement + .melds",
+        "ours deadwood(CardSet)",
+        "ours deadwood(str)",
+    ):
+        ratio = rate[name] / rate["OpenSpiel min_deadwood"]
+        print(f"  ratio {name.removeprefix('ours ')} / OpenSpiel: {ratio:.2f}")
 
     report_agreement(hands, rl_count)
     dense = [dense_hand(size, rng) for _ in range(count)]
@@ -235,6 +249,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     suit_deadwood_table("low")  # the lazy tables are built once, outside the clock
     best_discards_of_mask(0b111)
+    deadwood("AS")
     rng = random.Random(args.seed)
     print(f"seed {args.seed}, {args.hands} hands per size, best of {args.repeat} passes")
     for size in SIZES:

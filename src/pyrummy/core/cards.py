@@ -267,7 +267,7 @@ class CardSet(Set[Card]):
         elif isinstance(cards, CardSet):
             self.mask = cards.mask
         elif isinstance(cards, str):
-            self.mask = CardSet(parse_card_list(cards)).mask
+            self.mask = _mask_of_text(cards)
         else:
             mask = 0
             for card in cards:
@@ -399,6 +399,29 @@ class CardSet(Set[Card]):
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
         return (CardSet, (self.mask,))
+
+
+# Every spelling parse_card reads, upper-cased, to its bit: a hand in plain
+# notation is read with one look-up per card.
+_BIT_BY_TOKEN: Final = {
+    rank_text + suit_text: 1 << (13 * suit + rank)
+    for rank_text, rank in _RANK_BY_TEXT.items()
+    for suit_text, suit in _SUIT_BY_TEXT.items()
+} | {f"X{number}": 1 << (N_STANDARD + number - 1) for number in (1, 2, 3)}
+
+
+def _mask_of_text(text: str) -> int:
+    """The mask of a hand in notation; anything unusual goes to :func:`parse_card_list`,
+    which names the problem."""
+    tokens = text.upper().split()
+    try:
+        mask = sum(map(_BIT_BY_TOKEN.__getitem__, tokens))
+    except KeyError:
+        mask = -1
+    # Distinct cards add up without a carry: as many bits as tokens.
+    if mask < 0 or mask.bit_count() != len(tokens):
+        return CardSet(parse_card_list(text)).mask
+    return mask
 
 
 def to_cardset(cards: CardsLike) -> CardSet:

@@ -34,15 +34,17 @@ Arrangement(melds=(CardSet('7S 8S 9S'),), deadwood_cards=CardSet('7H 7D'), deadw
 
 from __future__ import annotations
 
+import binascii
+import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations, product
-from typing import Final
+from typing import Final, cast
 
 from pyrummy.core.cards import JOKER_POINTS, N_STANDARD, Card, CardSet, CardsLike, to_cardset
 from pyrummy.core.errors import IllegalActionError, RulesError
-from pyrummy.core.rules import Rules, find_rules
+from pyrummy.core.rules import AceRule, Rules, find_rules
 from pyrummy.core.values import value_table
 
 ACE_OPTIONS: Final = ("low", "high_or_low", "around_the_corner")
@@ -57,34 +59,116 @@ JokerMeld = tuple[int, int]
 MaskArrangement = tuple[tuple[int, ...], int]
 
 
-@dataclass(frozen=True)
 class Arrangement:
     """Disjoint melds and the deadwood left; melds ordered by their lowest card.
+
+    Immutable, compared and hashed by its three fields like a frozen
+    dataclass. :func:`best_arrangement` answers with the deadwood only and
+    finds the melds on first access to ``melds`` or ``deadwood_cards``: the
+    least deadwood comes from the int fast path, and most callers want no more.
 
     >>> arrangement = best_arrangement("3S 4S 5S 5H 5D 6D 7D")
     >>> [str(meld) for meld in arrangement.melds], str(arrangement.deadwood_cards)
     (['3S 4S 5S', '5D 6D 7D'], '5H')
     >>> arrangement.deadwood, len(arrangement.cards)
     (5, 7)
+    >>> arrangement == Arrangement(arrangement.melds, CardSet("5H"), 5)
+    True
     """
 
-    melds: tuple[CardSet, ...]
-    deadwood_cards: CardSet
-    deadwood: int
+    # _melds is None until the melds of a lazy arrangement are found from
+    # _hand (a card mask) under the ace option _ace.
+    __slots__ = ("_ace", "_deadwood", "_deadwood_cards", "_hand", "_melds")
+    __match_args__ = ("melds", "deadwood_cards", "deadwood")
+
+    _melds: tuple[CardSet, ...] | None
+    _deadwood_cards: CardSet
+    _deadwood: int
+    _hand: int
+    _ace: str
+
+    def __init__(self, melds: tuple[CardSet, ...], deadwood_cards: CardSet, deadwood: int) -> None:
+        self._melds = melds
+        self._deadwood_cards = deadwood_cards
+        self._deadwood = deadwood
+
+    @property
+    def melds(self) -> tuple[CardSet, ...]:
+        """The melds, each a :class:`~pyrummy.core.cards.CardSet`, ordered by their lowest card."""
+        melds = self._melds
+        if melds is None:
+            melds = self._find_melds()
+        return melds
+
+    @property
+    def deadwood_cards(self) -> CardSet:
+        """The cards in no meld."""
+        if self._melds is None:
+            self._find_melds()
+        return self._deadwood_cards
+
+    @property
+    def deadwood(self) -> int:
+        """The value of the deadwood cards."""
+        return self._deadwood
+
+    def _find_melds(self) -> tuple[CardSet, ...]:
+        melds, dead = _mask_arrangements(self._hand, self._ace, first_only=True)[0]
+        ordered = tuple(CardSet._of(meld) for meld in sorted(melds, key=_lowest_bit))
+        self._deadwood_cards = CardSet._of(dead)
+        self._melds = ordered
+        return ordered
 
     @property
     def cards(self) -> CardSet:
         """The whole hand: every meld and the deadwood."""
-        mask = self.deadwood_cards.mask
-        for meld in self.melds:
+        if self._melds is None:
+            return CardSet._of(self._hand)
+        mask = self._deadwood_cards.mask
+        for meld in self._melds:
             mask |= meld.mask
         return CardSet(mask)
+
+    def _fields(self) -> tuple[tuple[CardSet, ...], CardSet, int]:
+        return self.melds, self.deadwood_cards, self._deadwood
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Arrangement:
+            return NotImplemented
+        assert isinstance(other, Arrangement)
+        if (
+            self._melds is None
+            and other._melds is None
+            and self._hand == other._hand
+            and self._ace == other._ace
+        ):
+            return True  # the same hand and ace option find the same melds
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Arrangement(melds={self.melds!r}, deadwood_cards={self.deadwood_cards!r},"
+            f" deadwood={self._deadwood!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[tuple[CardSet, ...], CardSet, int]]:
+        return (Arrangement, self._fields())
 
     def __str__(self) -> str:
         parts = [f"[{meld}]" for meld in self.melds]
         if self.deadwood_cards:
             parts.append(str(self.deadwood_cards))
-        return f"{' '.join(parts)} = {self.deadwood}"
+        return f"{' '.join(parts)} = {self._deadwood}"
+
+
+def _lowest_bit(mask: int) -> int:
+    return mask & -mask
+
+
+_new_object = object.__new__
 
 
 # -- tables ---------------------------------------------------------------------
@@ -99,7 +183,8 @@ def _check_ace(ace: str) -> None:
 def card_values(ace: str) -> tuple[int, ...]:
     """Deadwood value of each card number 0-54 under an ace option (ace 1 or 15, joker 15)."""
     _check_ace(ace)
-    return value_table(find_rules("basic", ace=ace))
+    # The ace option checked above: replace() skips with_options' checks.
+    return value_table(replace(find_rules("basic"), ace=cast(AceRule, ace)))
 
 
 @cache
@@ -136,28 +221,76 @@ def _runs_through(ace: str) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(run for run in run_patterns(ace) if run >> rank & 1) for rank in range(13))
 
 
+# suit_deadwood_table("low"), shipped built: 8,192 values of one byte,
+# zlib-compressed, base64 (tests/test_solver_lazy.py checks it against the
+# table built from the run patterns and prints the text when they differ).
+_LOW_SUIT_DEADWOOD: Final = (
+    "eNrtWddu4zAQVC5FxbFVXVRd1NykJG65u9z/f9fNYo8AIcAwAj/4gvBpdzkcjZarJUFIu/txf//wqD08Pum6oWkw"
+    "hmFaj6bVe9buNA2hCf8JYb8/eHqCGQxsp6eBRzhgC5jO47oOY9uO++y4nq8buo7Qgd9HGATDfl/7pyf4oPfANZhn"
+    "GPJ8wzQMhC78AcLhcDQYwIxG44lPPMIBe8BsHrdtmPF4EgaTMIptx7a1Tn5dfcoT2ibrmqasZ1qmee75xCOc8gTm"
+    "8LjjwEygPYR84riOgzCEP0KYptloJPQEn9dl5DLPdeX5rue6CCP4Y4RZNh2PYabT2TwhHuHahfpdyp/raluct2XJ"
+    "+Vo9yzqXH/EI/+z7Cz3B57qOPeZ5njzf8z2P6gh/wnlPJjCz2XyREo9wWmdgIY+HIcx8vsizRV6UYRSG3fy6+uJ7"
+    "Yl3fl/X8wPfPPZ94hHNdpxGPRxHMAtpTyFdRHEUIc/gzhHW9nM2EnuBrV/afqv/Xrj+vyyxmXhzL8+MkjhEW8OcI"
+    "l8vVfA6zWq03FfEIv1S/S/nL+2WcBIGcbzAMgnP5EY/wz76/0BN8sZ8xL0nk+UmaJFRH+AvOe7GAWa8325p4hNM6"
+    "A8t5PM9hNptts9w27Ute5Hk3v66+duPzT/W/6n/V/7frf/E9sW6aynpplqbnnk88wrmuq4LHiwJmC+0V5F+LsigQ"
+    "NvDXCN/eduu10BP8a/tP1f9r15/XZV0yryzl+WVVlghb+BuEu91+s4HZ7w/HV+IRfql+//v5d+v7nzr/1fmvzn+1"
+    "/6vzX9X/O57/8n5ZVlkm55tNs+xcfsQj/LPvL/QEX+xnzKsqeX5VVxXVEf6W895uYQ6H4+mNeITTOgNreLxpYI7H"
+    "0/vu9P7zV9M2TTe/rv6tzz/V/6r/Vf/frv/F98S6dS3r1cu6Pvd84hHOdd23PN62MCdo7yH/u31pW4Tv8A8IPz7+"
+    "HA5CT/Cv7T91/1P//665/6n7//e+//8FQdHsHw=="
+)
+
+
+# The run tables by ace option, filled when first built: the hot paths read
+# this dict instead of calling the cached builder.
+_SUIT_TABLES: dict[str, tuple[int, ...]] = {}
+
+
 @cache
 def suit_deadwood_table(ace: str) -> tuple[int, ...]:
     """Least deadwood of each 13-bit suit pattern when only runs are formed.
 
-    The lowest card of a pattern is either deadwood or in one run through it,
-    and both leave a smaller pattern, so one pass in increasing order fills
-    the table.
+    The ace-low table (every preset's) is shipped built: a fresh process
+    reads it in well under a millisecond instead of building it.
 
     >>> table = suit_deadwood_table("low")
     >>> table[0b111], table[0b1011], table[0b1111000000000]
     (0, 7, 0)
     """
+    _check_ace(ace)
+    if ace == "low":
+        built = tuple(zlib.decompress(binascii.a2b_base64(_LOW_SUIT_DEADWOOD)))
+    else:
+        built = build_suit_deadwood_table(ace)
+    _SUIT_TABLES[ace] = built
+    return built
+
+
+def build_suit_deadwood_table(ace: str) -> tuple[int, ...]:
+    """:func:`suit_deadwood_table` computed from the run patterns.
+
+    The lowest card of a pattern is either deadwood or in one run through it,
+    and both leave a smaller pattern, so one pass in increasing order fills
+    the table.
+
+    >>> build_suit_deadwood_table("low") == suit_deadwood_table("low")
+    True
+    """
     values = rank_values(ace)
-    through = _runs_through(ace)
+    # A run inside the pattern through its lowest card has no card below it.
+    from_rank = tuple(
+        tuple(run for run in through if not run & ((1 << rank) - 1))
+        for rank, through in enumerate(_runs_through(ace))
+    )
     table = [0] * (SUIT_BITS + 1)
     for pattern in range(1, SUIT_BITS + 1):
         low = pattern & -pattern
         rank = low.bit_length() - 1
         best = table[pattern ^ low] + values[rank]
-        for run in through[rank]:
-            if run & pattern == run and table[pattern ^ run] < best:
-                best = table[pattern ^ run]
+        for run in from_rank[rank]:
+            if run & pattern == run:
+                value = table[pattern ^ run]
+                if value < best:
+                    best = value
         table[pattern] = best
     return tuple(table)
 
@@ -190,7 +323,7 @@ def deadwood_of_mask(mask: int, ace: str = "low") -> int:
     >>> deadwood_of_mask(CardSet("7S 7H 7D 8S 9S").mask)
     14
     """
-    table = suit_deadwood_table(ace)
+    table = _SUIT_TABLES.get(ace) or suit_deadwood_table(ace)
     if mask >> N_STANDARD:
         return _joker_deadwood(mask, ace)
     s = mask & SUIT_BITS
@@ -687,25 +820,58 @@ def _to_arrangement(found: MaskArrangement, values: tuple[int, ...]) -> Arrangem
     return Arrangement(tuple(CardSet(m) for m in ordered), CardSet(dead), points)
 
 
+def _ace_of(rules: Rules | str) -> str:
+    """The ace option of rules given by name or object; names are remembered."""
+    if rules.__class__ is Rules:
+        return rules.ace
+    ace = _ACE_BY_NAME.get(rules)
+    if ace is None:
+        ace = find_rules(rules).ace
+        if isinstance(rules, str) and len(_ACE_BY_NAME) < _ACE_NAMES_KEPT:
+            _ACE_BY_NAME[rules] = ace
+    return ace
+
+
+_ACE_BY_NAME: dict[object, str] = {}
+_ACE_NAMES_KEPT: Final = 64
+
+
 def deadwood(cards: CardsLike, rules: Rules | str = "knock") -> int:
     """Least deadwood of the hand under the rules (docs/rules/common.md §4: not most melds).
 
     >>> deadwood("7S 7H 7D 8S 9S"), deadwood("QS KS AS", find_rules("basic", ace="high_or_low"))
     (14, 0)
     """
-    return deadwood_of_mask(to_cardset(cards).mask, find_rules(rules).ace)
+    mask = cards.mask if cards.__class__ is CardSet else to_cardset(cards).mask
+    ace = rules.ace if rules.__class__ is Rules else _ACE_BY_NAME.get(rules) or _ace_of(rules)
+    return deadwood_of_mask(mask, ace)
 
 
 def best_arrangement(cards: CardsLike, rules: Rules | str = "knock") -> Arrangement:
     """One arrangement of the hand with the least deadwood.
 
+    The deadwood is computed now; the melds when first read (the same melds
+    every time for the same hand and ace option).
+
     >>> str(best_arrangement("5H 6H X1 7S 7D KC", "rotham"))
     '[7S 7D X1] 5H 6H KC = 21'
     """
-    the_rules = find_rules(rules)
-    mask = to_cardset(cards).mask
-    found = _mask_arrangements(mask, the_rules.ace, first_only=True)
-    return _to_arrangement(found[0], card_values(the_rules.ace))
+    mask = cards.mask if cards.__class__ is CardSet else to_cardset(cards).mask
+    ace = rules.ace if rules.__class__ is Rules else _ACE_BY_NAME.get(rules) or _ace_of(rules)
+    value = deadwood_of_mask(mask, ace)
+    arrangement: Arrangement = _new_object(Arrangement)
+    arrangement._melds = None
+    arrangement._hand = mask
+    arrangement._ace = ace
+    arrangement._deadwood = value
+    return arrangement
+
+
+def _eager_best_arrangement(cards: CardsLike, rules: Rules | str = "knock") -> Arrangement:
+    """:func:`best_arrangement` with its melds found at once (the reference for tests)."""
+    ace = find_rules(rules).ace
+    found = _mask_arrangements(to_cardset(cards).mask, ace, first_only=True)
+    return _to_arrangement(found[0], card_values(ace))
 
 
 def all_best_arrangements(cards: CardsLike, rules: Rules | str = "knock") -> list[Arrangement]:
