@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from pyrummy.bots import make_bot
 from pyrummy.bots.base import Bot
+from pyrummy.bots.policies import PANEL, make_policy
 from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import preset_names
 
@@ -39,6 +40,13 @@ LATENCY_PLAYERS = {
     "gin": 2,
 }
 DEFAULT_PAIRS = ("simple:random", "medium:simple", "hard:medium")
+
+
+def make_player(name: str, seed: int, options: dict[str, object]) -> Bot:
+    """A bot by name, or a fixed policy of the panel (:mod:`pyrummy.bots.policies`)."""
+    if name in PANEL:
+        return make_policy(name, seed)
+    return make_bot(name, seed=seed, **options)
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -139,7 +147,7 @@ def play_duplicate(
             deal = new_deal(preset, players=players, seed=deal_seed, dealer=0)
             names = [first if seat % 2 == parity else second for seat in range(players)]
             bots = [
-                make_bot(name, seed=deal_seed * players + seat, **options.get(name, {}))
+                make_player(name, deal_seed * players + seat, options.get(name, {}))
                 for seat, name in enumerate(names)
             ]
             while not deal.is_over:
