@@ -44,6 +44,7 @@ from pyrummy.bots.base import (
     require_actions,
 )
 from pyrummy.bots.hand import cards_of, completes_meld, give_back_order, values_of
+from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_knock
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -57,6 +58,10 @@ DEFAULT_TIME_BUDGET = 0.5
 DEFAULT_CANDIDATES = 4
 #: Re-deals behind a knock decision.
 DEFAULT_KNOCK_SAMPLES = 128
+#: Knock rummy: re-deals behind a knock decision when ``rollouts`` fixes the work.
+DEFAULT_EQUITY_SAMPLES = 1_000
+#: Knock rummy: share of the time budget the knock decision may spend.
+KNOCK_BUDGET_SHARE = 0.3
 #: Deadwood above which a knock-rummy knock is not weighed.
 KNOCK_CAP = 80
 #: Give-backs tried after each sampled draw (the least deadwood ones).
@@ -98,6 +103,8 @@ class HardBot:
         knock_samples: int = DEFAULT_KNOCK_SAMPLES,
         gin_draw_search: bool = False,
         wait_for_gin: int = DEFAULT_WAIT_FOR_GIN,
+        equity_samples: int = DEFAULT_EQUITY_SAMPLES,
+        clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
             raise BotError(f"rollouts must be at least 1, not {rollouts}")
@@ -111,6 +118,15 @@ class HardBot:
         self.candidates = candidates
         self.gin_draw_search = gin_draw_search
         self.wait_for_gin = wait_for_gin
+        self.clock = clock
+        self.equity_samples = equity_samples
+        self.knock_budget = (
+            min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
+            if self.time_budget is not None
+            else None
+        )
+        #: Re-deals behind the last knock-rummy knock decision.
+        self.last_knock_samples = 0
         self.guide = MediumBot(seed, samples=knock_samples, require_gain=False, knock_cap=KNOCK_CAP)
         self.melding_guide = MediumBot(seed, out_bonus=MELDING_OUT_BONUS)
         #: Sampled draws searched at the last decision (0 when it was not searched).
@@ -132,13 +148,48 @@ class HardBot:
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return self.guide.choose(observation, legal_actions)
+        if rules.family == "knock":
+            return self.knock_rummy_give_back(observation, give_backs, rules)
+        # Gin: the two-draw search measured worse than the one-draw outlook.
         preferred = self.guide.choose_give_back(observation, give_backs, rules)
-        if preferred.kind is ActionKind.KNOCK and rules.family == "gin":
+        if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
-        if preferred.kind is ActionKind.KNOCK or rules.family == "gin":
-            # Gin: the two-draw search measured worse than the one-draw outlook.
-            return preferred
-        return self.choose_discard(observation, give_backs, preferred, rules)
+        return preferred
+
+    def knock_rummy_give_back(
+        self, observation: Observation, give_backs: Sequence[Action], rules: Rules
+    ) -> Action:
+        """Knock with the least-deadwood card when the knock equity says so, else discard."""
+        started = self.clock()
+        hand = observation.hand.mask
+        left = {a.cards[0]: deadwood_of_mask(hand & ~a.cards[0].bit, rules.ace) for a in give_backs}
+        least = min(left.values())
+        card = max(
+            (c for c, d in left.items() if d == least), key=lambda c: give_back_order(c, rules)
+        )
+        knock = next(
+            (a for a in give_backs if a.kind is ActionKind.KNOCK and a.cards[0] == card), None
+        )
+        discards = [a for a in give_backs if a.kind is ActionKind.DISCARD]
+        if knock is not None and (least == 0 or not discards):
+            return knock
+        if knock is not None and least <= KNOCK_CAP:
+            budget = self.knock_budget if self.rollouts is None else None
+            deadline = started + budget if budget is not None else float("inf")
+            estimate = estimate_knock(
+                observation,
+                rules,
+                card.bit,
+                self.rng,
+                deadline,
+                self.clock,
+                max_samples=MAX_SAMPLES if budget is not None else self.equity_samples,
+            )
+            self.last_knock_samples = estimate.samples
+            if estimate.now >= estimate.later:
+                return knock
+        preferred = self.guide.choose_give_back(observation, discards, rules)
+        return self.choose_discard(observation, discards, preferred, rules)
 
     def gin_knock_or_wait(
         self,
