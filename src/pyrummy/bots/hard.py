@@ -127,7 +127,14 @@ class HardBot:
         )
         #: Re-deals behind the last knock-rummy knock decision.
         self.last_knock_samples = 0
-        self.guide = MediumBot(seed, samples=knock_samples, require_gain=False, knock_cap=KNOCK_CAP)
+        self.guide = MediumBot(
+            seed,
+            samples=knock_samples,
+            require_gain=False,
+            knock_cap=KNOCK_CAP,
+            knock_budget=self.knock_budget,
+            clock=clock,
+        )
         self.melding_guide = MediumBot(seed, out_bonus=MELDING_OUT_BONUS)
         #: Sampled draws searched at the last decision (0 when it was not searched).
         self.last_rollouts = 0
