@@ -139,3 +139,29 @@ def test_a_threshold_policy_knocks_at_its_threshold_only() -> None:
     below = PolicyBot(knock_at=least - 1).choose(observation, legal)
     assert at.kind is ActionKind.KNOCK
     assert below.kind is ActionKind.DISCARD
+
+
+def test_a_gin_knock_decision_stops_sampling_at_its_budget() -> None:
+    from pyrummy.bots.medium import MIN_KNOCK_SAMPLES, MediumBot
+
+    checked = 0
+    for seed in range(200):
+        deal = new_deal("gin", players=2, seed=seed, dealer=0)
+        bots = [MediumBot(seed, samples=128, knock_budget=0.035, clock=TickingClock(0.01))] * 2
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            legal = deal.legal_actions()
+            bot = bots[seat]
+            bot.last_knock_samples = 0
+            action = bot.choose(deal.observe(seat), legal)
+            assert action in legal
+            if bot.last_knock_samples:
+                # 10 ms a clock read (the first sets the deadline), 35 ms budget: the
+                # minimum, then 3 more re-deals before the clock passes it; never all 128.
+                assert bot.last_knock_samples == MIN_KNOCK_SAMPLES + 3
+                checked += 1
+            deal.apply(action)
+        if checked >= 3:
+            break
+    assert checked >= 3

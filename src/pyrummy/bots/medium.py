@@ -151,6 +151,8 @@ class MediumBot(SimpleBot):
         self.out_bonus = out_bonus
         self.knock_budget = knock_budget
         self.clock = clock
+        #: Re-deals behind the last knock decision.
+        self.last_knock_samples = 0
         # How the others are taken to play while it weighs waiting a round.
         self._rollout_policy = SimpleBot(knock_per_card=opponent_knock_per_card)
 
@@ -376,6 +378,7 @@ class MediumBot(SimpleBot):
                 continue
             discard = max(waiting, key=lambda a: give_back_order(a.cards[0], rules))
             later_total += self._value_of_waiting(deal, discard, me, rules)
+        self.last_knock_samples = done
         if done == 0:
             return 0.0, 0.0
         return now_total / done, later_total / done
