@@ -11,6 +11,7 @@ bot's mean net per deal, its standard error and how many deals it won.
     .venv/bin/python benchmarks/bots.py latency --decisions 200 --hard-decisions 20
     .venv/bin/python benchmarks/bots.py ladder --deals 200 --preset knock
     .venv/bin/python benchmarks/bots.py ladder --pairs simple:random --deals 50
+    .venv/bin/python benchmarks/bots.py endings --bot hard --deals 500 --hard-rollouts 8
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pyrummy.bots import make_bot
 from pyrummy.bots.base import Bot
 from pyrummy.bots.policies import PANEL, make_policy
+from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import preset_names
 
@@ -56,9 +58,17 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def time_decisions(
-    bot_name: str, preset: str, players: int, decisions: int, options: dict[str, object]
+    bot_name: str,
+    preset: str,
+    players: int,
+    decisions: int,
+    options: dict[str, object],
+    knock_timings: list[float] | None = None,
 ) -> list[float]:
-    """Seconds per ``choose`` call of ``bot_name`` at seat 0, over enough deals."""
+    """Seconds per ``choose`` call of ``bot_name`` at seat 0, over enough deals.
+
+    Calls where a knock was among the legal actions are also added to ``knock_timings``.
+    """
     timings: list[float] = []
     seed = 0
     while len(timings) < decisions:
@@ -74,13 +84,18 @@ def time_decisions(
             action = bots[seat].choose(observation, legal)
             if seat == 0:
                 timings.append(time.perf_counter() - started)
+                if knock_timings is not None and any(a.kind is ActionKind.KNOCK for a in legal):
+                    knock_timings.append(timings[-1])
             deal.apply(action)
     return timings
 
 
 def run_latency(args: argparse.Namespace) -> None:
     presets = args.presets or preset_names()
-    print(f"{'bot':<8} {'preset':<13} {'players':>7} {'calls':>6} {'median ms':>10} {'p95 ms':>9}")
+    print(
+        f"{'bot':<8} {'preset':<13} {'players':>7} {'calls':>6} {'median ms':>10} {'p95 ms':>9} "
+        f"{'max ms':>8} {'knock calls':>11} {'knock p95':>9} {'knock max':>9}"
+    )
     for bot_name in args.bots:
         options: dict[str, object] = {}
         decisions = args.decisions
@@ -89,10 +104,14 @@ def run_latency(args: argparse.Namespace) -> None:
             decisions = args.hard_decisions
         for preset in presets:
             players = LATENCY_PLAYERS.get(preset, 2)
-            timings = time_decisions(bot_name, preset, players, decisions, options)
+            knocks: list[float] = []
+            timings = time_decisions(bot_name, preset, players, decisions, options, knocks)
+            knock_p95 = f"{percentile(knocks, 0.95) * 1e3:.3f}" if knocks else "-"
+            knock_max = f"{max(knocks) * 1e3:.3f}" if knocks else "-"
             print(
                 f"{bot_name:<8} {preset:<13} {players:>7} {len(timings):>6} "
-                f"{statistics.median(timings) * 1e3:>10.3f} {percentile(timings, 0.95) * 1e3:>9.3f}",
+                f"{statistics.median(timings) * 1e3:>10.3f} {percentile(timings, 0.95) * 1e3:>9.3f} "
+                f"{max(timings) * 1e3:>8.3f} {len(knocks):>11} {knock_p95:>9} {knock_max:>9}",
                 flush=True,
             )
 
@@ -190,6 +209,49 @@ def run_ladder(args: argparse.Namespace) -> None:
         )
 
 
+def run_endings(args: argparse.Namespace) -> None:
+    """When deals end: turn of the knock, who knocked and who won, for one bot at every seat."""
+    ended: dict[str, int] = {}
+    knocker_won = knocks = 0
+    first_net = 0.0
+    hard: dict[str, object] = {"rollouts": args.hard_rollouts} if args.hard_rollouts else {}
+    for number in range(args.deals):
+        seed = args.seed * 100_003 + number
+        deal = new_deal(args.preset, players=args.players, seed=seed, dealer=number % args.players)
+        bots = [
+            make_player(args.bot, seed * args.players + s, hard if args.bot == "hard" else {})
+            for s in range(args.players)
+        ]
+        first = deal.current_seat
+        assert first is not None
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.observe(seat), deal.legal_actions()))
+        settlement = deal.settlement
+        assert settlement is not None
+        turn = deal.turn
+        label = str(turn) if turn <= args.players * 2 else f">{args.players * 2}"
+        if settlement.knocker is None:
+            label = "no knock"
+        else:
+            knocks += 1
+            knocker_won += int(settlement.knocker in settlement.winners)
+        ended[label] = ended.get(label, 0) + 1
+        first_net += float(settlement.net[first])
+    print(
+        f"{args.bot} at every seat, preset {args.preset}, {args.players} players, "
+        f"{args.deals} deals, seed {args.seed}"
+    )
+    order = sorted(ended, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k))
+    for label in order:
+        share = ended[label] / args.deals
+        print(f"ended on turn {label:<9} {ended[label]:>6} {share:>7.1%}")
+    if knocks:
+        print(f"the knocker won {knocker_won / knocks:.1%} of {knocks} knocks")
+    print(f"the first player's mean net per deal: {first_net / args.deals:+.2f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -207,9 +269,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ladder.add_argument("--seed", type=int, default=1)
     ladder.add_argument("--hard-budget", type=float, default=0.5)
     ladder.add_argument("--hard-rollouts", type=int, default=0)
+    endings = commands.add_parser("endings", help="on which turn deals end, one bot at every seat")
+    endings.add_argument("--bot", default="hard")
+    endings.add_argument("--preset", default="knock")
+    endings.add_argument("--players", type=int, default=2)
+    endings.add_argument("--deals", type=int, default=500)
+    endings.add_argument("--seed", type=int, default=1)
+    endings.add_argument("--hard-rollouts", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "latency":
         run_latency(args)
+    elif args.command == "endings":
+        run_endings(args)
     else:
         run_ladder(args)
     return 0
