@@ -196,7 +196,7 @@ class HardBot:
             if estimate.now >= estimate.later:
                 return knock
         preferred = self.guide.choose_give_back(observation, discards, rules)
-        return self.choose_discard(observation, discards, preferred, rules)
+        return self.choose_discard(observation, discards, preferred, rules, started)
 
     def gin_knock_or_wait(
         self,
@@ -246,8 +246,13 @@ class HardBot:
         give_backs: Sequence[Action],
         preferred: Action,
         rules: Rules,
+        started: float | None = None,
     ) -> Action:
-        """The shortlisted discard with the best two-draw outlook plus feeding cost."""
+        """The shortlisted discard with the best two-draw outlook plus feeding cost.
+
+        On a time budget the search stops at 80% of it, counted from ``started``
+        (the start of the whole decision, the knock equity included).
+        """
         costs = self.guide.discard_costs(observation, give_backs, rules)
         if len(costs) <= 1:
             return preferred
@@ -261,7 +266,8 @@ class HardBot:
             draws = [self.rng.choice(draws) for _ in range(self.rollouts)]
         deadline = None
         if self.time_budget is not None:
-            deadline = time.perf_counter() + self.time_budget * 0.8
+            begun = self.clock() if started is None else started
+            deadline = begun + self.time_budget * 0.8
         hand = observation.hand.mask
         risks = self.guide.feeding_risks(observation, shortlist, rules)
         feed_weight = self.guide.feed_weight(rules)
@@ -272,7 +278,7 @@ class HardBot:
             for card in shortlist:
                 totals[card] += _best_reply(hand & ~card.bit | bit, rest, rules.ace)
             done += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 break
         self.last_rollouts = done
         card_values = values_of(rules)
