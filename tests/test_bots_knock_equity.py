@@ -165,3 +165,14 @@ def test_a_gin_knock_decision_stops_sampling_at_its_budget() -> None:
         if checked >= 3:
             break
     assert checked >= 3
+
+
+def test_the_previous_knock_rule_is_still_available() -> None:
+    deal = _at_first_give_back(9)
+    seat = deal.current_seat
+    assert seat is not None
+    observation, legal = deal.observe(seat), deal.legal_actions()
+    bot = HardBot(seed=1, rollouts=2, knock_equity=False, knock_samples=8)
+    assert bot.choose(observation, legal) in legal
+    assert bot.last_knock_samples == 0
+    assert bot.guide.last_knock_samples == 8

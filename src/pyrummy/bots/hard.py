@@ -1,11 +1,12 @@
 """The hard bot: the medium bot's play, searched deeper where it was measured to pay.
 
-* **Knock rummy:** the knock is decided by the expected settlement over
-  ``knock_samples`` consistent re-deals of the hidden cards
-  (``observation.sample_deal``; the medium bot uses 24): knock when that
-  beats waiting a round, even when knocking now is expected to lose a
-  little (the medium bot knocks only when expected to win), and weigh it up
-  to 80 deadwood.
+* **Knock rummy:** the knock is decided by :mod:`pyrummy.bots.knock_equity`:
+  thousands of re-deals on int masks, weighed by an opponent model read
+  from the deal's history, knocking now settled exactly against the best
+  of five waiting plans over five rounds; anytime (30% of the budget). With
+  ``knock_equity=False``, as before: the expected settlement over
+  ``knock_samples`` re-deals (``observation.sample_deal``) against waiting
+  a round, knocking even at a small expected loss, up to 80 deadwood.
 * **Give-backs (knock rummy):** a two-draw lookahead on common random
   numbers. For each of the ``candidates`` best discards by the medium bot's
   cost it samples the next stock card (``rollouts`` of them, the same for
@@ -23,8 +24,9 @@
   ``gin_draw_search`` it also weighs taking the top discard by the two-draw
   outlook; measured no better (-0.16 ± 0.31, 200 pairs), so it is off.
 
-Draws are the medium bot's. Budget (knock rummy give-backs only; everything
-else costs about what the medium bot's decisions cost): ``rollouts`` sampled draws per give-back
+Draws are the medium bot's. Budget: knock decisions (knock rummy and gin)
+stop sampling at 30% of ``time_budget``; the knock rummy give-back search
+stops at 80% of it, counted from the start of the decision: ``rollouts`` sampled draws per give-back
 (deterministic for a seed) or, when ``rollouts`` is None, every unseen card
 until ``time_budget`` seconds are spent (then the draws so far).
 """
@@ -84,7 +86,12 @@ class HardBot:
     deterministic for a seed); ``candidates``: give-backs searched;
     ``knock_samples``: re-deals behind a knock decision;
     ``gin_draw_search``: search the gin draw too (off: measured no better);
-    ``wait_for_gin``: gin, deadwood at or below which a knock waits for gin.
+    ``wait_for_gin``: gin, deadwood at or below which a knock waits for gin;
+    ``knock_equity`` (knock rummy): decide the knock by
+    :mod:`pyrummy.bots.knock_equity` (``equity_samples`` re-deals when
+    ``rollouts`` fixes the work, else 30% of the budget), or (False) by the
+    medium bot's ``knock_samples`` re-deals as before; ``clock``: the
+    clock the budgets are read from (injected in tests).
 
     >>> bot = HardBot(seed=7, rollouts=10)
     >>> bot.name, bot.rollouts, bot.time_budget
@@ -104,6 +111,7 @@ class HardBot:
         gin_draw_search: bool = False,
         wait_for_gin: int = DEFAULT_WAIT_FOR_GIN,
         equity_samples: int = DEFAULT_EQUITY_SAMPLES,
+        knock_equity: bool = True,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -120,6 +128,7 @@ class HardBot:
         self.wait_for_gin = wait_for_gin
         self.clock = clock
         self.equity_samples = equity_samples
+        self.knock_equity = knock_equity
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -155,10 +164,15 @@ class HardBot:
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return self.guide.choose(observation, legal_actions)
-        if rules.family == "knock":
+        if rules.family == "knock" and self.knock_equity:
             return self.knock_rummy_give_back(observation, give_backs, rules)
-        # Gin: the two-draw search measured worse than the one-draw outlook.
         preferred = self.guide.choose_give_back(observation, give_backs, rules)
+        if rules.family == "knock":
+            # The knock by the medium bot's re-deals (knock_equity=False), as before.
+            if preferred.kind is ActionKind.KNOCK:
+                return preferred
+            return self.choose_discard(observation, give_backs, preferred, rules)
+        # Gin: the two-draw search measured worse than the one-draw outlook.
         if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
         return preferred
