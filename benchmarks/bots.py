@@ -11,6 +11,7 @@ bot's mean net per deal, its standard error and how many deals it won.
     .venv/bin/python benchmarks/bots.py latency --decisions 200 --hard-decisions 20
     .venv/bin/python benchmarks/bots.py ladder --deals 200 --preset knock
     .venv/bin/python benchmarks/bots.py ladder --pairs simple:random --deals 50
+    .venv/bin/python benchmarks/bots.py endings --bot hard --deals 500 --hard-rollouts 8
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 
 from pyrummy.bots import make_bot
 from pyrummy.bots.base import Bot
+from pyrummy.bots.policies import PANEL, make_policy
+from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import preset_names
 
@@ -41,6 +44,13 @@ LATENCY_PLAYERS = {
 DEFAULT_PAIRS = ("simple:random", "medium:simple", "hard:medium")
 
 
+def make_player(name: str, seed: int, options: dict[str, object]) -> Bot:
+    """A bot by name, or a fixed policy of the panel (:mod:`pyrummy.bots.policies`)."""
+    if name in PANEL:
+        return make_policy(name, seed)
+    return make_bot(name, seed=seed, **options)
+
+
 def percentile(values: Sequence[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))
@@ -48,9 +58,20 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def time_decisions(
-    bot_name: str, preset: str, players: int, decisions: int, options: dict[str, object]
+    bot_name: str,
+    preset: str,
+    players: int,
+    decisions: int,
+    options: dict[str, object],
+    knock_timings: list[float] | None = None,
+    cpu_timings: list[float] | None = None,
 ) -> list[float]:
-    """Seconds per ``choose`` call of ``bot_name`` at seat 0, over enough deals."""
+    """Seconds per ``choose`` call of ``bot_name`` at seat 0, over enough deals.
+
+    Calls where a knock was among the legal actions are also added to
+    ``knock_timings``; the process CPU time of every call to ``cpu_timings``
+    (on a loaded machine wall time mostly measures the neighbours).
+    """
     timings: list[float] = []
     seed = 0
     while len(timings) < decisions:
@@ -63,16 +84,24 @@ def time_decisions(
             assert seat is not None
             observation, legal = deal.observe(seat), deal.legal_actions()
             started = time.perf_counter()
+            cpu_started = time.process_time()
             action = bots[seat].choose(observation, legal)
             if seat == 0:
                 timings.append(time.perf_counter() - started)
+                if cpu_timings is not None:
+                    cpu_timings.append(time.process_time() - cpu_started)
+                if knock_timings is not None and any(a.kind is ActionKind.KNOCK for a in legal):
+                    knock_timings.append(timings[-1])
             deal.apply(action)
     return timings
 
 
 def run_latency(args: argparse.Namespace) -> None:
     presets = args.presets or preset_names()
-    print(f"{'bot':<8} {'preset':<13} {'players':>7} {'calls':>6} {'median ms':>10} {'p95 ms':>9}")
+    print(
+        f"{'bot':<8} {'preset':<13} {'players':>7} {'calls':>6} {'median ms':>10} {'p95 ms':>9} "
+        f"{'max ms':>8} {'knock calls':>11} {'knock p95':>9} {'knock max':>9}"
+    )
     for bot_name in args.bots:
         options: dict[str, object] = {}
         decisions = args.decisions
@@ -81,10 +110,17 @@ def run_latency(args: argparse.Namespace) -> None:
             decisions = args.hard_decisions
         for preset in presets:
             players = LATENCY_PLAYERS.get(preset, 2)
-            timings = time_decisions(bot_name, preset, players, decisions, options)
+            knocks: list[float] = []
+            cpu: list[float] = []
+            timings = time_decisions(bot_name, preset, players, decisions, options, knocks, cpu)
+            knock_p95 = f"{percentile(knocks, 0.95) * 1e3:.3f}" if knocks else "-"
+            knock_max = f"{max(knocks) * 1e3:.3f}" if knocks else "-"
             print(
                 f"{bot_name:<8} {preset:<13} {players:>7} {len(timings):>6} "
-                f"{statistics.median(timings) * 1e3:>10.3f} {percentile(timings, 0.95) * 1e3:>9.3f}",
+                f"{statistics.median(timings) * 1e3:>10.3f} {percentile(timings, 0.95) * 1e3:>9.3f} "
+                f"{max(timings) * 1e3:>8.3f} {len(knocks):>11} {knock_p95:>9} {knock_max:>9}   "
+                f"CPU ms median {statistics.median(cpu) * 1e3:.3f} p95 "
+                f"{percentile(cpu, 0.95) * 1e3:.3f} max {max(cpu) * 1e3:.3f}",
                 flush=True,
             )
 
@@ -139,7 +175,7 @@ def play_duplicate(
             deal = new_deal(preset, players=players, seed=deal_seed, dealer=0)
             names = [first if seat % 2 == parity else second for seat in range(players)]
             bots = [
-                make_bot(name, seed=deal_seed * players + seat, **options.get(name, {}))
+                make_player(name, deal_seed * players + seat, options.get(name, {}))
                 for seat, name in enumerate(names)
             ]
             while not deal.is_over:
@@ -182,6 +218,49 @@ def run_ladder(args: argparse.Namespace) -> None:
         )
 
 
+def run_endings(args: argparse.Namespace) -> None:
+    """When deals end: turn of the knock, who knocked and who won, for one bot at every seat."""
+    ended: dict[str, int] = {}
+    knocker_won = knocks = 0
+    first_net = 0.0
+    hard: dict[str, object] = {"rollouts": args.hard_rollouts} if args.hard_rollouts else {}
+    for number in range(args.deals):
+        seed = args.seed * 100_003 + number
+        deal = new_deal(args.preset, players=args.players, seed=seed, dealer=number % args.players)
+        bots = [
+            make_player(args.bot, seed * args.players + s, hard if args.bot == "hard" else {})
+            for s in range(args.players)
+        ]
+        first = deal.current_seat
+        assert first is not None
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            deal.apply(bots[seat].choose(deal.observe(seat), deal.legal_actions()))
+        settlement = deal.settlement
+        assert settlement is not None
+        turn = deal.turn
+        label = str(turn) if turn <= args.players * 2 else f">{args.players * 2}"
+        if settlement.knocker is None:
+            label = "no knock"
+        else:
+            knocks += 1
+            knocker_won += int(settlement.knocker in settlement.winners)
+        ended[label] = ended.get(label, 0) + 1
+        first_net += float(settlement.net[first])
+    print(
+        f"{args.bot} at every seat, preset {args.preset}, {args.players} players, "
+        f"{args.deals} deals, seed {args.seed}"
+    )
+    order = sorted(ended, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k))
+    for label in order:
+        share = ended[label] / args.deals
+        print(f"ended on turn {label:<9} {ended[label]:>6} {share:>7.1%}")
+    if knocks:
+        print(f"the knocker won {knocker_won / knocks:.1%} of {knocks} knocks")
+    print(f"the first player's mean net per deal: {first_net / args.deals:+.2f}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -199,9 +278,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ladder.add_argument("--seed", type=int, default=1)
     ladder.add_argument("--hard-budget", type=float, default=0.5)
     ladder.add_argument("--hard-rollouts", type=int, default=0)
+    endings = commands.add_parser("endings", help="on which turn deals end, one bot at every seat")
+    endings.add_argument("--bot", default="hard")
+    endings.add_argument("--preset", default="knock")
+    endings.add_argument("--players", type=int, default=2)
+    endings.add_argument("--deals", type=int, default=500)
+    endings.add_argument("--seed", type=int, default=1)
+    endings.add_argument("--hard-rollouts", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "latency":
         run_latency(args)
+    elif args.command == "endings":
+        run_endings(args)
     else:
         run_ladder(args)
     return 0

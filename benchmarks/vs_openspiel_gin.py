@@ -2,8 +2,19 @@
 
 The game is OpenSpiel's C++ ``gin_rummy`` (its rules: knock card 10, gin
 bonus 25, undercut bonus 25, the wall, the first-upcard pass); our bots play
-through :class:`pyrummy.research.openspiel_gin.PyrummyGinBot`, the opponent is
-``pyspiel.make_simple_gin_rummy_bot``. Two measurements per bot:
+through :class:`pyrummy.research.openspiel_gin.PyrummyGinBot`. Two opponents
+(``--opponent``):
+
+- ``stock``: ``pyspiel.make_simple_gin_rummy_bot`` exactly as OpenSpiel ships
+  it. Its defence is broken: it never lays off ("Bot never lays off" in its
+  source) and, against a gin, passes before laying its melds, so all its
+  cards count as deadwood.
+- ``repaired``: :class:`RepairedSimpleGinBot`, written by us: the stock bot
+  for every decision except the defence after the other side knocks, where
+  it lays off greedily and then lays the melds of its best arrangement (also
+  against a gin), both chosen with OpenSpiel's own ``GinRummyUtils``.
+
+Two measurements per bot and opponent:
 
 - **games to 100**: hands are played until one side's total reaches 100 (a
   hand's winner adds its OpenSpiel return); the side that starts (OpenSpiel's
@@ -18,7 +29,7 @@ Full run (about an hour on 2 idle cores: hard searches ~16 decisions a
 hand at 0.06 s each, ~25 re-deals per decision; ~6,900 hands for hard)::
 
     .venv/bin/python benchmarks/vs_openspiel_gin.py --games 500 --hands 2000 \\
-        --hard-budget 0.06 --workers 2
+        --hard-budget 0.06 --workers 2 --opponent repaired   # or --opponent stock
 
 On a shared machine a time budget buys fewer re-deals; ``--hard-rollouts 24``
 fixes the work instead (same strength whatever the load).
@@ -37,9 +48,10 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyspiel
+from pyspiel import gin_rummy
 
 from pyrummy.research.openspiel_gin import PyrummyGinBot
 
@@ -84,16 +96,71 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
     return mean, mean - half, mean + half
 
 
-Budget = tuple[float, int | None]  # hard's (seconds per searched decision, rollouts or None)
+class RepairedSimpleGinBot:
+    """OpenSpiel's simple gin bot with its defence repaired (a benchmark opponent).
+
+    Every decision is the stock bot's, except in the lay-off phase (the other
+    side knocked): it lays off, one card at a time, the card whose removal
+    lowers its least deadwood the most (highest value among ties), then lays
+    the melds of its best arrangement, then passes. The stock bot passes at
+    once, and against a gin it passes before laying its melds.
+    """
+
+    def __init__(self, game: Any, player: int) -> None:
+        self.player = player
+        self.stock = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player)
+        self.utils = gin_rummy.GinRummyUtils(
+            gin_rummy.DEFAULT_NUM_RANKS, gin_rummy.DEFAULT_NUM_SUITS, gin_rummy.DEFAULT_HAND_SIZE
+        )
+
+    def step(self, state: Any) -> int:
+        if state.current_phase() != gin_rummy.Phase.LAYOFF:
+            return int(self.stock.step(state))
+        legal = set(state.legal_actions())
+        hand = list(state.hands()[self.player])
+        utils = self.utils
+        now = utils.min_deadwood(hand)
+        best: tuple[int, int, int] | None = None
+        for card in hand:
+            if card in legal:  # a lay-off action is the card's number
+                rest = [c for c in hand if c != card]
+                gain = now - utils.min_deadwood(rest)
+                key = (gain, utils.card_value(card), card)
+                if gain > 0 and (best is None or key > best):
+                    best = key
+        if best is not None:
+            return best[2]
+        for meld in utils.best_meld_group(hand):
+            action = gin_rummy.MELD_ACTION_BASE + utils.meld_to_int(meld)
+            if action in legal:
+                return action
+        return gin_rummy.PASS_ACTION
+
+
+def make_opponent(game: Any, kind: str, player: int) -> Any:
+    """OpenSpiel's simple bot as shipped (``stock``) or with its defence repaired."""
+    if kind == "stock":
+        return pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player)
+    if kind == "repaired":
+        return RepairedSimpleGinBot(game, player)
+    raise ValueError(f"unknown opponent {kind!r}: stock or repaired")
+
+
+class Budget(NamedTuple):
+    """Hard's work per searched decision, and which OpenSpiel bot it meets."""
+
+    seconds: float
+    rollouts: int | None
+    opponent: str = "stock"
 
 
 def _make_bots(game: Any, name: str, our_player: int, seed: int, budget: Budget) -> list[Any]:
-    seconds, rollouts = budget
+    seconds, rollouts, opponent = budget
     options: dict[str, object] = {}
     if name == "hard":
         options = {"rollouts": rollouts} if rollouts else {"time_budget": seconds}
     ours = PyrummyGinBot(name, our_player, seed=seed, **options)
-    theirs = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - our_player)
+    theirs = make_opponent(game, opponent, 1 - our_player)
     return [ours, theirs] if our_player == 0 else [theirs, ours]
 
 
@@ -192,15 +259,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="hard's re-deals per searched decision instead of a time budget (reproducible, "
         "independent of machine load; 24 costs about what --hard-budget 0.06 does on an idle core)",
     )
+    parser.add_argument(
+        "--opponent",
+        choices=["stock", "repaired"],
+        default="repaired",
+        help="OpenSpiel's simple bot as shipped, or with its defence repaired (see above)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the summaries to this file")
     args = parser.parse_args(argv)
     summaries = []
-    budget: Budget = (args.hard_budget, args.hard_rollouts or None)
+    budget = Budget(args.hard_budget, args.hard_rollouts or None, args.opponent)
     hard = f"{args.hard_rollouts} rollouts" if args.hard_rollouts else f"{args.hard_budget}s"
     print(
-        f"OpenSpiel gin_rummy vs make_simple_gin_rummy_bot: {args.games} games to {TARGET}, "
+        f"OpenSpiel gin_rummy vs the {args.opponent} simple gin bot: {args.games} games to {TARGET}, "
         f"{args.hands} hands, hard budget {hard} per decision, {args.workers} workers"
     )
     for name in [n.strip() for n in args.bots.split(",") if n.strip()]:

@@ -1,11 +1,12 @@
 """The hard bot: the medium bot's play, searched deeper where it was measured to pay.
 
-* **Knock rummy:** the knock is decided by the expected settlement over
-  ``knock_samples`` consistent re-deals of the hidden cards
-  (``observation.sample_deal``; the medium bot uses 24): knock when that
-  beats waiting a round, even when knocking now is expected to lose a
-  little (the medium bot knocks only when expected to win), and weigh it up
-  to 80 deadwood.
+* **Knock rummy:** the knock is decided by :mod:`pyrummy.bots.knock_equity`:
+  thousands of re-deals on int masks, weighed by an opponent model read
+  from the deal's history, knocking now settled exactly against the best
+  of five waiting plans over five rounds; anytime (30% of the budget). With
+  ``knock_equity=False``, as before: the expected settlement over
+  ``knock_samples`` re-deals (``observation.sample_deal``) against waiting
+  a round, knocking even at a small expected loss, up to 80 deadwood.
 * **Give-backs (knock rummy):** a two-draw lookahead on common random
   numbers. For each of the ``candidates`` best discards by the medium bot's
   cost it samples the next stock card (``rollouts`` of them, the same for
@@ -23,8 +24,9 @@
   ``gin_draw_search`` it also weighs taking the top discard by the two-draw
   outlook; measured no better (-0.16 ± 0.31, 200 pairs), so it is off.
 
-Draws are the medium bot's. Budget (knock rummy give-backs only; everything
-else costs about what the medium bot's decisions cost): ``rollouts`` sampled draws per give-back
+Draws are the medium bot's. Budget: knock decisions (knock rummy and gin)
+stop sampling at 30% of ``time_budget``; the knock rummy give-back search
+stops at 80% of it, counted from the start of the decision: ``rollouts`` sampled draws per give-back
 (deterministic for a seed) or, when ``rollouts`` is None, every unseen card
 until ``time_budget`` seconds are spent (then the draws so far).
 """
@@ -44,6 +46,7 @@ from pyrummy.bots.base import (
     require_actions,
 )
 from pyrummy.bots.hand import cards_of, completes_meld, give_back_order, values_of
+from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_knock
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -57,6 +60,10 @@ DEFAULT_TIME_BUDGET = 0.5
 DEFAULT_CANDIDATES = 4
 #: Re-deals behind a knock decision.
 DEFAULT_KNOCK_SAMPLES = 128
+#: Knock rummy: re-deals behind a knock decision when ``rollouts`` fixes the work.
+DEFAULT_EQUITY_SAMPLES = 1_000
+#: Knock rummy: share of the time budget the knock decision may spend.
+KNOCK_BUDGET_SHARE = 0.3
 #: Deadwood above which a knock-rummy knock is not weighed.
 KNOCK_CAP = 80
 #: Give-backs tried after each sampled draw (the least deadwood ones).
@@ -79,7 +86,12 @@ class HardBot:
     deterministic for a seed); ``candidates``: give-backs searched;
     ``knock_samples``: re-deals behind a knock decision;
     ``gin_draw_search``: search the gin draw too (off: measured no better);
-    ``wait_for_gin``: gin, deadwood at or below which a knock waits for gin.
+    ``wait_for_gin``: gin, deadwood at or below which a knock waits for gin;
+    ``knock_equity`` (knock rummy): decide the knock by
+    :mod:`pyrummy.bots.knock_equity` (``equity_samples`` re-deals when
+    ``rollouts`` fixes the work, else 30% of the budget), or (False) by the
+    medium bot's ``knock_samples`` re-deals as before; ``clock``: the
+    clock the budgets are read from (injected in tests).
 
     >>> bot = HardBot(seed=7, rollouts=10)
     >>> bot.name, bot.rollouts, bot.time_budget
@@ -98,6 +110,9 @@ class HardBot:
         knock_samples: int = DEFAULT_KNOCK_SAMPLES,
         gin_draw_search: bool = False,
         wait_for_gin: int = DEFAULT_WAIT_FOR_GIN,
+        equity_samples: int = DEFAULT_EQUITY_SAMPLES,
+        knock_equity: bool = True,
+        clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
             raise BotError(f"rollouts must be at least 1, not {rollouts}")
@@ -111,7 +126,24 @@ class HardBot:
         self.candidates = candidates
         self.gin_draw_search = gin_draw_search
         self.wait_for_gin = wait_for_gin
-        self.guide = MediumBot(seed, samples=knock_samples, require_gain=False, knock_cap=KNOCK_CAP)
+        self.clock = clock
+        self.equity_samples = equity_samples
+        self.knock_equity = knock_equity
+        self.knock_budget = (
+            min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
+            if self.time_budget is not None
+            else None
+        )
+        #: Re-deals behind the last knock-rummy knock decision.
+        self.last_knock_samples = 0
+        self.guide = MediumBot(
+            seed,
+            samples=knock_samples,
+            require_gain=False,
+            knock_cap=KNOCK_CAP,
+            knock_budget=self.knock_budget,
+            clock=clock,
+        )
         self.melding_guide = MediumBot(seed, out_bonus=MELDING_OUT_BONUS)
         #: Sampled draws searched at the last decision (0 when it was not searched).
         self.last_rollouts = 0
@@ -132,13 +164,53 @@ class HardBot:
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return self.guide.choose(observation, legal_actions)
+        if rules.family == "knock" and self.knock_equity:
+            return self.knock_rummy_give_back(observation, give_backs, rules)
         preferred = self.guide.choose_give_back(observation, give_backs, rules)
-        if preferred.kind is ActionKind.KNOCK and rules.family == "gin":
+        if rules.family == "knock":
+            # The knock by the medium bot's re-deals (knock_equity=False), as before.
+            if preferred.kind is ActionKind.KNOCK:
+                return preferred
+            return self.choose_discard(observation, give_backs, preferred, rules)
+        # Gin: the two-draw search measured worse than the one-draw outlook.
+        if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
-        if preferred.kind is ActionKind.KNOCK or rules.family == "gin":
-            # Gin: the two-draw search measured worse than the one-draw outlook.
-            return preferred
-        return self.choose_discard(observation, give_backs, preferred, rules)
+        return preferred
+
+    def knock_rummy_give_back(
+        self, observation: Observation, give_backs: Sequence[Action], rules: Rules
+    ) -> Action:
+        """Knock with the least-deadwood card when the knock equity says so, else discard."""
+        started = self.clock()
+        hand = observation.hand.mask
+        left = {a.cards[0]: deadwood_of_mask(hand & ~a.cards[0].bit, rules.ace) for a in give_backs}
+        least = min(left.values())
+        card = max(
+            (c for c, d in left.items() if d == least), key=lambda c: give_back_order(c, rules)
+        )
+        knock = next(
+            (a for a in give_backs if a.kind is ActionKind.KNOCK and a.cards[0] == card), None
+        )
+        discards = [a for a in give_backs if a.kind is ActionKind.DISCARD]
+        if knock is not None and (least == 0 or not discards):
+            return knock
+        if knock is not None and least <= KNOCK_CAP:
+            budget = self.knock_budget if self.rollouts is None else None
+            deadline = started + budget if budget is not None else float("inf")
+            estimate = estimate_knock(
+                observation,
+                rules,
+                card.bit,
+                self.rng,
+                deadline,
+                self.clock,
+                max_samples=MAX_SAMPLES if budget is not None else self.equity_samples,
+            )
+            self.last_knock_samples = estimate.samples
+            if estimate.now >= estimate.later:
+                return knock
+        preferred = self.guide.choose_give_back(observation, discards, rules)
+        return self.choose_discard(observation, discards, preferred, rules, started)
 
     def gin_knock_or_wait(
         self,
@@ -188,8 +260,13 @@ class HardBot:
         give_backs: Sequence[Action],
         preferred: Action,
         rules: Rules,
+        started: float | None = None,
     ) -> Action:
-        """The shortlisted discard with the best two-draw outlook plus feeding cost."""
+        """The shortlisted discard with the best two-draw outlook plus feeding cost.
+
+        On a time budget the search stops at 80% of it, counted from ``started``
+        (the start of the whole decision, the knock equity included).
+        """
         costs = self.guide.discard_costs(observation, give_backs, rules)
         if len(costs) <= 1:
             return preferred
@@ -203,7 +280,8 @@ class HardBot:
             draws = [self.rng.choice(draws) for _ in range(self.rollouts)]
         deadline = None
         if self.time_budget is not None:
-            deadline = time.perf_counter() + self.time_budget * 0.8
+            begun = self.clock() if started is None else started
+            deadline = begun + self.time_budget * 0.8
         hand = observation.hand.mask
         risks = self.guide.feeding_risks(observation, shortlist, rules)
         feed_weight = self.guide.feed_weight(rules)
@@ -214,7 +292,7 @@ class HardBot:
             for card in shortlist:
                 totals[card] += _best_reply(hand & ~card.bit | bit, rest, rules.ace)
             done += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and self.clock() > deadline:
                 break
         self.last_rollouts = done
         card_values = values_of(rules)

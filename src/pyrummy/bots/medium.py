@@ -34,7 +34,8 @@ history included), so a fresh bot can take over in the middle of a deal.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 
 from pyrummy.bots.base import sample_or_none, seat_of
 from pyrummy.bots.hand import completes_meld, deadwood, give_back_order, values_of
@@ -67,6 +68,8 @@ TABLE_FIT_RISK = 0.5
 DEFAULT_KNOCK_CAP = 60
 #: Re-deals sampled for one knock decision.
 DEFAULT_SAMPLES = 24
+#: Re-deals a knock decision makes even when its ``knock_budget`` is spent.
+MIN_KNOCK_SAMPLES = 8
 #: Deadwood by which taking the top discard must beat the expected stock draw.
 DEFAULT_TAKE_MARGIN = 0.0
 #: Weight of the expected gain of the next draw in a discard's cost (1: all of it).
@@ -105,7 +108,9 @@ class MediumBot(SimpleBot):
     every opponent holds that many cards (default 4 at two players, 3 at
     more). ``out_bonus``: melding games, deadwood a discard is worth per unit
     of chance that the next draw completes the hand (0 for medium; the hard
-    bot sets it).
+    bot sets it). ``knock_budget``: seconds a knock decision may spend
+    (anytime: it stops sampling when ``clock`` passes it, after
+    :data:`MIN_KNOCK_SAMPLES`); None: all ``samples``.
 
     >>> bot = MediumBot(seed=1, samples=8)
     >>> bot.name, bot.samples
@@ -129,6 +134,8 @@ class MediumBot(SimpleBot):
         hold_for_rummy: bool = True,
         hold_until: int | None = None,
         out_bonus: float = 0.0,
+        knock_budget: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
@@ -142,6 +149,10 @@ class MediumBot(SimpleBot):
         self.hold_for_rummy = hold_for_rummy
         self.hold_until = hold_until
         self.out_bonus = out_bonus
+        self.knock_budget = knock_budget
+        self.clock = clock
+        #: Re-deals behind the last knock decision.
+        self.last_knock_samples = 0
         # How the others are taken to play while it weighs waiting a round.
         self._rollout_policy = SimpleBot(knock_per_card=opponent_knock_per_card)
 
@@ -351,7 +362,10 @@ class MediumBot(SimpleBot):
         waiting = [a for a in tied if a.kind is ActionKind.DISCARD]
         now_total = later_total = 0.0
         done = 0
+        deadline = None if self.knock_budget is None else self.clock() + self.knock_budget
         for _ in range(self.samples):
+            if deadline is not None and done >= MIN_KNOCK_SAMPLES and self.clock() > deadline:
+                break
             deal = sample_or_none(observation, self.rng)
             if deal is None:
                 break
@@ -364,6 +378,7 @@ class MediumBot(SimpleBot):
                 continue
             discard = max(waiting, key=lambda a: give_back_order(a.cards[0], rules))
             later_total += self._value_of_waiting(deal, discard, me, rules)
+        self.last_knock_samples = done
         if done == 0:
             return 0.0, 0.0
         return now_total / done, later_total / done

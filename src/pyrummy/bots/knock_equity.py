@@ -1,0 +1,291 @@
+"""Knock rummy: the expected settlement of knocking now against waiting a round.
+
+Anytime by construction: it draws re-deals of the hidden cards one at a time
+and stops when the clock passes the deadline (or at ``max_samples``), so a
+decision never runs much past its budget however slow the machine; the
+clock is injected, so a test can count the samples a budget buys.
+
+Each sample is a consistent re-deal on int masks (the solver's fast path,
+microseconds a hand): every opponent gets the cards it is known to hold plus
+unseen cards, and a **knock threshold** drawn from a prior over the ways
+people play (always knock, knock at 40, 20, 10, 5, never). The sample is then
+weighed by how well it explains what each opponent was seen to do:
+
+* an opponent whose last turn ended face up passed a knock chance with the
+  hand it holds now, so its deadwood was above its threshold (a sample where
+  it was not gets weight :data:`KNOCK_PASS_LIKELIHOOD`);
+* an opponent that drew from the stock over a top discard that completes a
+  meld in its sampled hand is unlikely (:data:`MELD_PASS_LIKELIHOOD`).
+
+So the opponent model is learned from the public history of the deal: a
+seat that passed a knock with a hand of 25 is an aggressive knocker only if
+its hand was bad, and a seat that keeps passing looks passive, and waiting
+against it is worth more.
+
+Knocking now is settled exactly (``knock_transfers`` on the deadwoods).
+Waiting plays up to :data:`HORIZON` rounds on the same sample: each seat
+takes the top discard if that lowers its deadwood, else the next stock card,
+and gives back its least-deadwood card; an opponent knocks when at or below
+its threshold; this seat follows each of the :data:`WAIT_PLANS` (knock at
+the next turn, or once at or below 15, 10, 6, 3) and waiting is worth the
+best plan's mean.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pyrummy.bots.medium import net_for, relative_outcome
+from pyrummy.core.actions import ActionKind
+from pyrummy.core.observation import Observation
+from pyrummy.core.rules import Rules
+from pyrummy.core.settlement import knock_transfers
+from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask
+
+#: Prior over the opponents' knock thresholds (deadwood at or below which they
+#: knock; a large number: always; -1: never), with weights.
+THRESHOLD_PRIOR: tuple[tuple[int, float], ...] = (
+    (1_000, 0.30),
+    (40, 0.10),
+    (20, 0.15),
+    (10, 0.20),
+    (5, 0.15),
+    (-1, 0.10),
+)
+#: Likelihood that a seat passes a knock at or below its threshold.
+KNOCK_PASS_LIKELIHOOD = 0.05
+#: Likelihood that a seat draws from the stock over a card completing a meld.
+MELD_PASS_LIKELIHOOD = 0.3
+#: Samples drawn at least (even past the deadline) and at most.
+MIN_SAMPLES = 16
+MAX_SAMPLES = 6_000
+
+#: Rounds a waiting plan looks ahead, and the plans: knock at the first later
+#: turn with this much deadwood or less (the first: at the next turn).
+HORIZON = 5
+WAIT_PLANS: tuple[int, ...] = (1_000, 15, 10, 6, 3)
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class KnockEstimate:
+    """Weighted mean outcome of knocking now and of waiting a round, over ``samples``."""
+
+    now: float
+    later: float
+    samples: int
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What the history says about one opponent."""
+
+    seat: int
+    known: int
+    passed_knock: bool
+    passed_over: int  # the top discard it last drew from the stock over (a bit, or 0)
+
+
+def _history_of_opponents(observation: Observation, me: int) -> list[_Seen]:
+    last_kind: dict[int, ActionKind] = {}
+    passed_over: dict[int, int] = {}
+    # The first up-card is not in the history: a pass over it goes unseen.
+    pile: list[int] = [0]
+    for seat, action in observation.history:
+        kind = action.kind
+        last_kind[seat] = kind
+        if kind is ActionKind.DISCARD:
+            pile.append(action.cards[0].bit)
+        elif kind is ActionKind.DRAW_DISCARD:
+            if pile:
+                pile.pop()
+            passed_over[seat] = 0
+        elif kind is ActionKind.DRAW_STOCK:
+            passed_over[seat] = pile[-1] if pile else 0
+    seen = []
+    for seat in range(observation.players):
+        if seat == me:
+            continue
+        seen.append(
+            _Seen(
+                seat=seat,
+                known=observation.known_cards[seat].mask,
+                passed_knock=last_kind.get(seat) is ActionKind.DISCARD,
+                passed_over=passed_over.get(seat, 0),
+            )
+        )
+    return seen
+
+
+@lru_cache(maxsize=65_536)
+def _outcome(deadwoods: tuple[int, ...], knocker: int, me: int, rules: Rules) -> float:
+    transfers = knock_transfers(list(deadwoods), knocker, rules)[0]
+    net = [net_for(transfers, seat) for seat in range(len(deadwoods))]
+    return relative_outcome(net, me)
+
+
+def _give_back(hand: int, ace: str, keep: int = 0) -> tuple[int, int]:
+    """(least deadwood after giving one card back, the bit of the card given back)."""
+    left, options = best_discards_of_mask(hand, ace, keep=keep)
+    # The highest card among the ties (the one worth most as deadwood).
+    return left, 1 << (options.bit_length() - 1)
+
+
+def _draw(hand: int, top: int, stock_card: int, ace: str) -> tuple[int, int, bool]:
+    """Take the top discard if it lowers the deadwood, else the stock card.
+
+    Returns the hand after the draw, the card kept back from discarding, and
+    whether the stock card was used.
+    """
+    if top:
+        taken, _ = best_discards_of_mask(hand | top, ace, keep=top)
+        if taken < deadwood_of_mask(hand, ace):
+            return hand | top, top, False
+    return hand | stock_card, 0, True
+
+
+def _sample_threshold(rng: random.Random) -> int:
+    pick = rng.random()
+    for threshold, weight in THRESHOLD_PRIOR:
+        pick -= weight
+        if pick <= 0:
+            return threshold
+    return THRESHOLD_PRIOR[-1][0]
+
+
+def estimate_knock(
+    observation: Observation,
+    rules: Rules,
+    knock_card: int,
+    rng: random.Random,
+    deadline: float,
+    clock: Clock = time.perf_counter,
+    *,
+    min_samples: int = MIN_SAMPLES,
+    max_samples: int = MAX_SAMPLES,
+) -> KnockEstimate:
+    """Weighted mean outcome for this seat of knocking now with ``knock_card``
+    (a bit) and of discarding it face up and knocking after one round.
+
+    Samples until ``clock()`` passes ``deadline`` (checked after each sample,
+    at least ``min_samples``) or ``max_samples`` are done.
+    """
+    me = observation.seat
+    assert me is not None
+    ace = rules.ace
+    players = observation.players
+    hand = observation.hand.mask & ~knock_card
+    my_deadwood = deadwood_of_mask(hand, ace)
+    opponents = _history_of_opponents(observation, me)
+    pool = [card.index for card in observation.unseen_cards()]
+    missing = [observation.hand_sizes[o.seat] - o.known.bit_count() for o in opponents]
+    needed = sum(missing)
+    spare = len(pool) - needed
+    draws_wanted = min(players * HORIZON, spare)
+    order = [(me + step) % players for step in range(1, players)]
+    now_total = weight_total = 0.0
+    later_totals = [0.0] * len(WAIT_PLANS)
+    done = 0
+    while done < max_samples:
+        if done >= min_samples and clock() > deadline:
+            break
+        done += 1
+        chosen = rng.sample(pool, needed + draws_wanted)
+        hands = [0] * players
+        thresholds = [0] * players
+        weight = 1.0
+        cursor = 0
+        for opponent, count in zip(opponents, missing, strict=True):
+            mask = opponent.known
+            for index in chosen[cursor : cursor + count]:
+                mask |= 1 << index
+            cursor += count
+            hands[opponent.seat] = mask
+            threshold = _sample_threshold(rng)
+            thresholds[opponent.seat] = threshold
+            if opponent.passed_knock and deadwood_of_mask(mask, ace) <= threshold:
+                weight *= KNOCK_PASS_LIKELIHOOD
+            top = opponent.passed_over
+            if top and not mask & top:
+                taken, _ = best_discards_of_mask(mask | top, ace, keep=top)
+                if taken == 0 or taken < deadwood_of_mask(mask, ace) - 5:
+                    weight *= MELD_PASS_LIKELIHOOD
+        stock = [1 << index for index in chosen[cursor:]]
+        hands[me] = hand
+        deadwoods = tuple(
+            deadwood_of_mask(h, ace) if s != me else my_deadwood for s, h in enumerate(hands)
+        )
+        now = _outcome(deadwoods, me, me, rules)
+        later = _wait_outcomes(hands, thresholds, order, knock_card, stock, me, ace, rules)
+        now_total += weight * now
+        for index, value in enumerate(later):
+            later_totals[index] += weight * value
+        weight_total += weight
+    if weight_total <= 0:
+        return KnockEstimate(0.0, 0.0, done)
+    return KnockEstimate(now_total / weight_total, max(later_totals) / weight_total, done)
+
+
+def _wait_outcomes(
+    hands: list[int],
+    thresholds: Sequence[int],
+    order: Sequence[int],
+    discard: int,
+    stock: list[int],
+    me: int,
+    ace: str,
+    rules: Rules,
+) -> list[float]:
+    """This seat's outcome of waiting, per plan of :data:`WAIT_PLANS`.
+
+    The play up to this seat's knock does not depend on when it knocks, so
+    one trajectory of :data:`HORIZON` rounds serves every plan: plan ``t``
+    knocks at the first later turn with deadwood ``t`` or less (at the last
+    round in any case), unless an opponent knocks first.
+    """
+    hands = list(hands)
+    top = discard
+    next_stock = 0
+    results: list[float | None] = [None] * len(WAIT_PLANS)
+    for round_number in range(HORIZON):
+        for seat in order:
+            if next_stock >= len(stock):
+                break
+            held, keep, used = _draw(hands[seat], top, stock[next_stock], ace)
+            if used:
+                next_stock += 1
+            left, given = _give_back(held, ace, keep)
+            hands[seat] = held & ~given
+            if thresholds[seat] >= 0 and left <= thresholds[seat]:
+                value = _outcome(_deadwoods(hands, ace), seat, me, rules)
+                return [value if r is None else r for r in results]
+            top = given
+        last = round_number == HORIZON - 1 or next_stock >= len(stock)
+        if next_stock < len(stock):
+            held, keep, used = _draw(hands[me], top, stock[next_stock], ace)
+            if used:
+                next_stock += 1
+            mine, given = _give_back(held, ace, keep)
+            hands[me] = held & ~given
+            top = given
+        else:
+            mine = deadwood_of_mask(hands[me], ace)
+        knocking: float | None = None
+        for index, plan in enumerate(WAIT_PLANS):
+            if results[index] is None and (last or mine <= plan):
+                if knocking is None:
+                    knocking = _outcome(_deadwoods(hands, ace), me, me, rules)
+                results[index] = knocking
+        if all(r is not None for r in results):
+            break
+    value = _outcome(_deadwoods(hands, ace), me, me, rules)
+    return [value if r is None else r for r in results]
+
+
+def _deadwoods(hands: Sequence[int], ace: str) -> tuple[int, ...]:
+    return tuple(deadwood_of_mask(h, ace) for h in hands)
