@@ -80,10 +80,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--hard-budget", type=float, default=0.5)
     parser.add_argument("--hard-rollouts", type=int, default=0)
+    parser.add_argument(
+        "--knock-equity",
+        action="store_true",
+        help="hard decides its Knock Rummy knocks by pyrummy.bots.knock_equity (opt-in)",
+    )
     args = parser.parse_args(argv)
     hard: dict[str, object] = {"time_budget": args.hard_budget}
     if args.hard_rollouts:
         hard = {"rollouts": args.hard_rollouts}
+    if args.knock_equity:
+        hard["knock_equity"] = True
     options = {"hard": hard}
     print(
         f"{args.bot} v panel: preset {args.preset}, {args.players} players, {args.deals} "

@@ -55,7 +55,7 @@ def test_the_budget_bounds_the_samples_by_construction() -> None:
 
 def test_a_hard_decision_with_a_tiny_budget_is_legal_and_stops_early() -> None:
     clock = TickingClock(0.01)
-    bot = HardBot(seed=2, time_budget=0.02, clock=clock)
+    bot = HardBot(seed=2, time_budget=0.02, clock=clock, knock_equity=True)
     for seed in range(6):
         deal = _at_first_give_back(seed)
         seat = deal.current_seat
@@ -72,8 +72,12 @@ def test_a_fixed_work_hard_bot_is_deterministic() -> None:
     seat = deal.current_seat
     assert seat is not None
     observation, legal = deal.observe(seat), deal.legal_actions()
-    first = HardBot(seed=4, rollouts=4, equity_samples=200).choose(observation, legal)
-    second = HardBot(seed=4, rollouts=4, equity_samples=200).choose(observation, legal)
+    first = HardBot(seed=4, rollouts=4, equity_samples=200, knock_equity=True).choose(
+        observation, legal
+    )
+    second = HardBot(seed=4, rollouts=4, equity_samples=200, knock_equity=True).choose(
+        observation, legal
+    )
     assert first == second
 
 
@@ -167,12 +171,12 @@ def test_a_gin_knock_decision_stops_sampling_at_its_budget() -> None:
     assert checked >= 3
 
 
-def test_the_previous_knock_rule_is_still_available() -> None:
+def test_the_default_knock_rule_is_the_medium_re_deals() -> None:
     deal = _at_first_give_back(9)
     seat = deal.current_seat
     assert seat is not None
     observation, legal = deal.observe(seat), deal.legal_actions()
-    bot = HardBot(seed=1, rollouts=2, knock_equity=False, knock_samples=8)
+    bot = HardBot(seed=1, rollouts=2, knock_samples=8)
     assert bot.choose(observation, legal) in legal
     assert bot.last_knock_samples == 0
     assert bot.guide.last_knock_samples == 8
