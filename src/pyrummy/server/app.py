@@ -64,10 +64,12 @@ from pyrummy.server.tables import (
     new_table_spec,
 )
 from pyrummy.server.views import (
-    event_with_state,
+    encode,
+    event_with_state_json,
     replay_view,
     rules_summary,
     seat_state,
+    seat_state_json,
     table_summary,
 )
 
@@ -179,6 +181,12 @@ async def _no_receive() -> Any:  # pragma: no cover - the refusal reads nothing
     return {"type": "http.disconnect"}
 
 
+class JSONBytes(Response):
+    """A JSON answer already encoded (a table state's cached JSON)."""
+
+    media_type = "application/json"
+
+
 def _error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse(
         {"error": {"status": status, "code": code, "message": message, **extra}},
@@ -226,18 +234,18 @@ def create_app(
         return result
 
     def broadcast(table: LiveTable, stored: StoredAction | None) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
+        # Messages go out as JSON text encoded once per seat (not per socket).
+        cache: dict[int | None, str] = {}
         for subscriber in list(table.subscribers):
             seat = subscriber.seat
             if seat not in cache:
                 if stored is None:
-                    cache[seat] = {
-                        "type": "state",
-                        "seq": table.seq,
-                        "state": seat_state(table, seat),
-                    }
+                    head = encode({"type": "state", "seq": table.seq})[:-1]
+                    cache[seat] = (
+                        head + b',"state":' + seat_state_json(table, seat) + b"}"
+                    ).decode()
                 else:
-                    cache[seat] = event_with_state(table, stored, seat)
+                    cache[seat] = event_with_state_json(table, stored, seat)
             table.deliver(subscriber, cache[seat])
 
     @contextlib.asynccontextmanager
@@ -384,16 +392,16 @@ def create_app(
         table = manager().get(table_id)
         return table_summary(table.spec, "over" if table.is_over else "live")
 
-    @app.get("/api/tables/{table_id}/state", tags=["tables"])
-    async def get_state(table_id: str, request: Request) -> dict[str, Any]:
+    @app.get("/api/tables/{table_id}/state", tags=["tables"], response_class=JSONBytes)
+    async def get_state(table_id: str, request: Request) -> Response:
         """The table as the caller's seat sees it (a spectator without a token)."""
         table = manager().get(table_id)
-        return seat_state(table, seat_of(request, table))
+        return JSONBytes(seat_state_json(table, seat_of(request, table)))
 
-    @app.post("/api/tables/{table_id}/actions", tags=["tables"])
+    @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
     async def post_action(
         table_id: str, body: PostAction, request: Request, lang: Lang
-    ) -> dict[str, Any]:
+    ) -> Response:
         """Play one action for the caller's seat; the answer is the new state."""
         table = manager().get(table_id)
         seat = acting_seat(request, table)
@@ -405,7 +413,7 @@ def create_app(
             except IllegalActionError as exc:
                 raise _explained(exc, body.action, table, lang) from exc
         table.wake_bots()
-        return seat_state(table, seat)
+        return JSONBytes(seat_state_json(table, seat))
 
     @app.post("/api/tables/{table_id}/continue", tags=["tables"])
     async def continue_after_showdown(table_id: str, request: Request) -> dict[str, Any]:
@@ -483,10 +491,15 @@ def create_app(
                     getter.cancel()
                     break
                 message = getter.result()
-                if message is None or message.get("type") == "closing":
+                if message is None or (
+                    isinstance(message, dict) and message.get("type") == "closing"
+                ):
                     await websocket.close(code=1012)
                     break
-                await websocket.send_json(message)
+                if isinstance(message, str):
+                    await websocket.send_text(message)
+                else:
+                    await websocket.send_json(message)
             receiver.cancel()
         except (WebSocketDisconnect, RuntimeError):
             pass

@@ -36,6 +36,9 @@ from pyrummy.server.storage import SeatSpec, Store, StoredAction, StoredTable, T
 
 log = logging.getLogger("pyrummy.server")
 Message = dict[str, Any]
+#: What a subscriber's queue holds: a message, or its JSON text encoded once for
+#: every subscriber of the same seat.
+Outgoing = Message | str
 #: A subscriber whose queue holds this many undelivered messages is dropped;
 #: it reconnects with its last sequence number and catches up.
 QUEUE_LIMIT = 500
@@ -108,7 +111,7 @@ class Subscriber:
     """One live connection watching a table from one seat (None: a spectator)."""
 
     seat: int | None
-    queue: asyncio.Queue[Message | None] = field(
+    queue: asyncio.Queue[Outgoing | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
     )
 
@@ -284,7 +287,7 @@ class LiveTable:
         if self.on_change is not None:
             self.on_change(self, stored)
 
-    def deliver(self, subscriber: Subscriber, message: Message) -> None:
+    def deliver(self, subscriber: Subscriber, message: Outgoing) -> None:
         try:
             subscriber.queue.put_nowait(message)
         except asyncio.QueueFull:
