@@ -198,7 +198,13 @@ def request_language(request: Request) -> str:
     return pick_language(request.headers.get("accept-language"), request.query_params.get("lang"))
 
 
-Lang = Annotated[str, Depends(request_language)]
+async def _language_dependency(request: Request) -> str:
+    # async: FastAPI runs a plain-def dependency in its thread pool, a thread
+    # hop on every action for a few string operations.
+    return request_language(request)
+
+
+Lang = Annotated[str, Depends(_language_dependency)]
 
 
 def core_error_text(exc: RummyError, lang: str) -> str:

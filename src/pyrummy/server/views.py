@@ -150,6 +150,12 @@ class _TableViews:
     summary_of: tuple[object, ...] = ()
     summary: dict[str, Any] = field(default_factory=dict)
     finished_deals: list[dict[str, Any]] = field(default_factory=list)
+    #: By hand (card mask): a person's hand does not change while others play.
+    arrangements: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: By (hand, knock cards).
+    knocks: dict[tuple[int, tuple[str, ...]], dict[str, int]] = field(default_factory=dict)
+    #: By (finished deals, seat): the last showdown as that seat saw it.
+    last_deals: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
 
 
 _VIEWS: weakref.WeakKeyDictionary[LiveTable, _TableViews] = weakref.WeakKeyDictionary()
@@ -178,6 +184,11 @@ def _views_now(table: LiveTable) -> _TableViews:
         views.encoded.clear()
     if len(views.finished_deals) > len(match.finished_deals):  # rebuilt shorter
         views.finished_deals.clear()
+    if any(done != len(match.finished_deals) for done, _ in views.last_deals):
+        views.last_deals.clear()
+    for cache in (views.arrangements, views.knocks):
+        if len(cache) > 32:
+            cache.clear()
     return views
 
 
@@ -236,14 +247,26 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
         "knock_deadwood": {},
     }
     if seat is not None:
-        state["arrangement"] = arrangement_dict(observation.hand, match.rules)
-        state["knock_deadwood"] = knock_outcomes(match, observation.hand, legal)
+        hand = observation.hand
+        arrangement = views.arrangements.get(hand.mask)
+        if arrangement is None:
+            arrangement = views.arrangements[hand.mask] = arrangement_dict(hand, match.rules)
+        state["arrangement"] = arrangement
+        knocks = (hand.mask, tuple(str(a) for a in legal if a.kind is ActionKind.KNOCK))
+        if knocks[1]:
+            outcomes = views.knocks.get(knocks)
+            if outcomes is None:
+                outcomes = views.knocks[knocks] = knock_outcomes(match, hand, legal)
+            state["knock_deadwood"] = outcomes
     if match.finished_deals:
-        last = match.finished_deals[-1]
-        state["last_deal"] = {
-            "number": len(match.finished_deals),
-            "observation": observation_dict(last.observe(seat)),
-        }
+        done = len(match.finished_deals)
+        last_deal = views.last_deals.get((done, seat))
+        if last_deal is None:
+            last_deal = views.last_deals[(done, seat)] = {
+                "number": done,
+                "observation": observation_dict(match.finished_deals[-1].observe(seat)),
+            }
+        state["last_deal"] = last_deal
     if match.is_over:
         state["record"] = match.record(seed=True)
     return state
