@@ -36,7 +36,9 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -77,6 +79,11 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(String(200))
     at: Mapped[float] = mapped_column(Float)
+
+
+#: The tables as Core objects, for the statements on the hot path of play.
+ACTIONS_TABLE = Base.metadata.tables["actions"]
+TABLES_TABLE = Base.metadata.tables["tables"]
 
 
 @dataclass(frozen=True)
@@ -203,13 +210,20 @@ class Store:
             with self.transaction() as own:
                 self.append_action(table_id, seq, seat, text, result, own)
             return
-        session.add(ActionRow(table_id=table_id, seq=seq, seat=seat, text=text, at=time.time()))
+        # Core statements on the session's connection: the ORM's unit of work
+        # cost about 0.6 ms of CPU more per action, on the hot path of play.
+        connection = session.connection()
+        now = time.time()
+        connection.execute(
+            insert(ACTIONS_TABLE),
+            {"table_id": table_id, "seq": seq, "seat": seat, "text": text, "at": now},
+        )
         if result is not None:
-            row = session.get(TableRow, table_id)
-            if row is not None:
-                row.status = "over"
-                row.finished_at = time.time()
-                row.result_json = json.dumps(result)
+            connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table_id)
+                .values(status="over", finished_at=now, result_json=json.dumps(result))
+            )
 
     def set_acknowledged(self, table_id: str, seat: int, deals: int) -> None:
         """The person in ``seat`` has seen the showdown of ``deals`` finished deals."""
