@@ -42,6 +42,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import math
 import os
 import platform
 import random
@@ -116,7 +117,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
     """Nearest-rank percentile of an ascending list (``q`` in 0-100)."""
     if not sorted_values:
         return float("nan")
-    rank = max(1, min(len(sorted_values), round(q / 100 * len(sorted_values) + 0.5)))
+    rank = max(1, min(len(sorted_values), math.ceil(q * len(sorted_values) / 100)))
     return sorted_values[rank - 1]
 
 
@@ -538,9 +539,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--bot-delay", type=float, default=0.8, help="bots' pause between steps (s)"
     )
-    parser.add_argument("--bot", default="medium", help="the bots' difficulty")
-    parser.add_argument("--players", type=int, default=2, help="seats per table (one person)")
-    parser.add_argument("--preset", default="knock-target", help="matches to 100 points")
+    parser.add_argument("--bot", default="easy", help="the bots' difficulty")
+    parser.add_argument("--players", type=int, default=3, help="seats per table (one person)")
+    parser.add_argument("--preset", default="knock", help="the game (default: as the lobby)")
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
     parser.add_argument("--max-actions", type=int, default=10**9, help="stop after this many")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds to open all tables")
