@@ -256,18 +256,18 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.url())
+        store = await Store.open(settings.url())
         tables = TableManager(store, bot_factory)
         tables.on_change = broadcast
         state["manager"] = tables
         state["store"] = store
-        resumed = tables.resume_all()
+        resumed = await tables.resume_all()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         try:
             yield
         finally:
             await tables.stop()
-            store.close()
+            await store.close()
 
     app = FastAPI(
         title="pyrummy",
@@ -372,7 +372,7 @@ def create_app(
         if body.seed is not None and not settings.allow_seed:
             raise TableError(403, "table.seed_forbidden")
         spec = new_table_spec(body.preset, dict(body.options), seats, delay, body.seed)
-        table, tokens = manager().create(spec)
+        table, tokens = await manager().create(spec)
         first = next((t for t in tokens if t), None)
         if first is not None:
             response.set_cookie(
@@ -395,13 +395,13 @@ def create_app(
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def get_table(table_id: str) -> dict[str, Any]:
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         return table_summary(table.spec, "over" if table.is_over else "live")
 
     @app.get("/api/tables/{table_id}/state", tags=["tables"], response_class=JSONBytes)
     async def get_state(table_id: str, request: Request) -> Response:
         """The table as the caller's seat sees it (a spectator without a token)."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         return JSONBytes(seat_state_json(table, seat_of(request, table)))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
@@ -409,13 +409,13 @@ def create_app(
         table_id: str, body: PostAction, request: Request, lang: Lang
     ) -> Response:
         """Play one action for the caller's seat; the answer is the new state."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         seat = acting_seat(request, table)
         async with table.lock:
             if body.seq is not None and body.seq != table.seq:
                 raise TableError(409, "seat.stale", seq=table.seq)
             try:
-                table.apply(seat, body.action)
+                await table.apply(seat, body.action)
             except IllegalActionError as exc:
                 raise _explained(exc, body.action, table, lang) from exc
         table.wake_bots()
@@ -424,9 +424,9 @@ def create_app(
     @app.post("/api/tables/{table_id}/continue", tags=["tables"])
     async def continue_after_showdown(table_id: str, request: Request) -> dict[str, Any]:
         """The caller has seen the last showdown; bots may play the next deal."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         seat = acting_seat(request, table)
-        table.acknowledge(seat)
+        await table.acknowledge(seat)
         table.wake_bots()
         return seat_state(table, seat)
 
@@ -435,9 +435,9 @@ def create_app(
         table_id: str, body: TableSettings, request: Request
     ) -> dict[str, Any]:
         """Change the pause between bot steps (seconds) at this table."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         acting_seat(request, table)
-        table.set_bot_delay(body.bot_delay)
+        await table.set_bot_delay(body.bot_delay)
         return table_summary(table.spec, "over" if table.is_over else "live") | {
             "bot_delay": table.bot_delay
         }
@@ -445,7 +445,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/explain-meld", tags=["tables"])
     async def explain(table_id: str, body: ExplainMeld, lang: Lang) -> dict[str, Any]:
         """Whether the cards form a meld under this table's rules, and why not."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         reason = explain_meld(body.cards, table.rules, lang)
         return {"valid": reason is None, "explanation": reason}
 
@@ -455,7 +455,7 @@ def create_app(
     ) -> dict[str, Any]:
         """Events after number ``since`` (as the caller's seat sees them) and the
         state now; ``events`` is null when a full resync is needed."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         seat = seat_of(request, table)
         return {
             "seq": table.seq,
@@ -466,7 +466,7 @@ def create_app(
     @app.websocket("/api/tables/{table_id}/ws")
     async def live(websocket: WebSocket, table_id: str) -> None:
         try:
-            table = manager().get(table_id)
+            table = await manager().get(table_id)
             seat = seat_of(websocket, table)
         except TableError as exc:
             await websocket.close(code=4000 + exc.status, reason=exc.key)
@@ -520,7 +520,7 @@ def create_app(
     ) -> dict[str, Any]:
         """Matches, newest first: finished ones by default (``status=live|all``)."""
         store: Store = state["store"]
-        total, rows = store.list_tables(None if status == "all" else status, limit, offset)
+        total, rows = await store.list_tables(None if status == "all" else status, limit, offset)
         return {
             "total": total,
             "matches": [
@@ -530,9 +530,9 @@ def create_app(
             ],
         }
 
-    def finished(table_id: str) -> Any:
+    async def finished(table_id: str) -> Any:
         store: Store = state["store"]
-        stored = store.load_table(table_id) if len(table_id) <= 32 else None
+        stored = await store.load_table(table_id) if len(table_id) <= 32 else None
         if stored is None:
             raise TableError(404, "table.not_found", table=table_id)
         if stored.status != "over":
@@ -544,7 +544,7 @@ def create_app(
         table_id: str, step: Annotated[int | None, Query(ge=0)] = None
     ) -> dict[str, Any]:
         """A finished match after ``step`` actions (default: the end), all hands shown."""
-        stored = finished(table_id)
+        stored = await finished(table_id)
         last = len(stored.actions)
         chosen = last if step is None else step
         if chosen > last:
@@ -558,7 +558,7 @@ def create_app(
         """The text game record of a finished match (with its seed)."""
         from pyrummy.server.tables import build_match
 
-        stored = finished(table_id)
+        stored = await finished(table_id)
         match = build_match(stored.spec)
         for action in stored.actions:
             match.apply(action.text)

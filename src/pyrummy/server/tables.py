@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyrummy.core.actions import Action, ActionKind, parse_action
-from pyrummy.core.errors import IllegalActionError, RulesError
+from pyrummy.core.errors import RulesError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.server.storage import SeatSpec, Store, StoredAction, StoredTable, TableSpec
@@ -188,7 +188,7 @@ class LiveTable:
         raise TableError(403, "seat.token_bad")
 
     # -- actions --------------------------------------------------------------
-    def apply(self, seat: int, text: str) -> StoredAction:
+    async def apply(self, seat: int, text: str) -> StoredAction:
         """Apply ``text`` for ``seat`` and store it, atomically.
 
         Raises ``TableError`` (not your turn, match over) or the core's
@@ -203,21 +203,22 @@ class LiveTable:
         action = parse_action(text)
         deals_before = len(self.match.finished_deals)
         stored = StoredAction(self.seq + 1, seat, str(action))
+        # The action goes to a copy, which becomes the table once stored:
+        # readers during the write (states, new subscribers) see the table
+        # as stored, never an action that may yet be refused. An illegal
+        # action raises here and changes nothing.
+        candidate = self.match.clone()
+        candidate.apply(action)
         try:
-            with self.store.transaction() as session:
-                self.match.apply(action)
-                result = self.result() if self.match.is_over else None
-                self.store.append_action(
-                    self.table_id, stored.seq, seat, stored.text, result, session
-                )
-        except IllegalActionError:
-            raise
+            result = self.result(candidate) if candidate.is_over else None
+            await self.store.append_action(self.table_id, stored.seq, seat, stored.text, result)
         except Exception:
             # The store refused (or something broke mid-way): storage is the
             # truth, so rebuild the table from it before answering.
             log.exception("table %s: action %r not stored", self.table_id, stored.text)
-            self._reload()
+            await self._reload()
             raise TableError(503, "server.busy") from None
+        self.match = candidate
         self.actions.append(stored)
         if len(self.match.finished_deals) > deals_before and not self.match.is_over:
             self.awaiting = set(self.humans)
@@ -226,8 +227,8 @@ class LiveTable:
         self._publish(stored)
         return stored
 
-    def _reload(self) -> None:
-        fresh = self.store.load_table(self.table_id)
+    async def _reload(self) -> None:
+        fresh = await self.store.load_table(self.table_id)
         if fresh is None:  # pragma: no cover - the row was there a moment ago
             return
         self.match = build_match(fresh.spec)
@@ -236,25 +237,26 @@ class LiveTable:
             self.match.apply(stored_action.text)
             self.actions.append(stored_action)
 
-    def acknowledge(self, seat: int) -> None:
+    async def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
         if seat in self.awaiting:
-            self.store.set_acknowledged(self.table_id, seat, len(self.match.finished_deals))
+            await self.store.set_acknowledged(self.table_id, seat, len(self.match.finished_deals))
         self.awaiting.discard(seat)
         self._publish(None)
 
-    def set_bot_delay(self, delay: float) -> None:
-        self.store.set_bot_delay(self.table_id, delay)
+    async def set_bot_delay(self, delay: float) -> None:
+        await self.store.set_bot_delay(self.table_id, delay)
         self.bot_delay = delay
         self.spec = dataclasses.replace(self.spec, bot_delay=delay)
         self._publish(None)
 
-    def result(self) -> dict[str, Any]:
-        standings = self.match.standings
+    def result(self, match: Match | None = None) -> dict[str, Any]:
+        match = match or self.match
+        standings = match.standings
         return {
             "totals": [str(t) for t in standings.totals],
             "winners": list(standings.winners),
-            "deals": len(self.match.finished_deals),
+            "deals": len(match.finished_deals),
         }
 
     # -- events ---------------------------------------------------------------
@@ -329,7 +331,7 @@ class LiveTable:
                     # legal action (the core's list) and say so in the log.
                     log.exception("table %s: bot in seat %d failed", self.table_id, seat)
                     action = random.choice(legal)
-                self.apply(seat, str(action))
+                await self.apply(seat, str(action))
 
     async def stop(self) -> None:
         if self.bot_task is not None:
@@ -378,30 +380,33 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
 
-    def resume_all(self) -> int:
+    async def resume_all(self) -> int:
         """Load every unfinished table and start its bots; returns how many."""
-        for table_id in self.store.table_ids(status="live"):
-            self.get(table_id)
+        for table_id in await self.store.table_ids(status="live"):
+            await self.get(table_id)
         for table in self.tables.values():
             table.wake_bots()
         return len(self.tables)
 
-    def get(self, table_id: str) -> LiveTable:
+    async def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        stored = self.store.load_table(table_id) if len(table_id) <= 32 else None
+        stored = await self.store.load_table(table_id) if len(table_id) <= 32 else None
         if stored is None:
             raise TableError(404, "table.not_found", table=table_id)
+        table = self.tables.get(table_id)
+        if table is not None:  # loaded by another request while this one waited
+            return table
         table = LiveTable(stored, self.store, self.bot_factory)
         table.on_change = self.on_change
         self.tables[table_id] = table
         return table
 
-    def create(self, spec: TableSpec) -> tuple[LiveTable, list[str | None]]:
+    async def create(self, spec: TableSpec) -> tuple[LiveTable, list[str | None]]:
         tokens = [secrets.token_urlsafe(24) if s.kind == "human" else None for s in spec.seats]
-        self.store.create_table(spec, [token_digest(t) if t else None for t in tokens])
-        table = self.get(spec.table_id)
+        await self.store.create_table(spec, [token_digest(t) if t else None for t in tokens])
+        table = await self.get(spec.table_id)
         return table, tokens
 
     async def stop(self) -> None:
