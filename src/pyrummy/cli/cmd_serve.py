@@ -34,6 +34,81 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="let new tables choose their seed (tests and demos: the cards become predictable)",
     )
+    limits = parser.add_argument_group("limits (for a public server)")
+    limits.add_argument(
+        "--rate-limit",
+        choices=("on", "off"),
+        default="on",
+        help="per-client rate limits on table creation, actions and WebSocket connections, and"
+        " the caps on unfinished tables unless given below (off: load tests on loopback)",
+    )
+    limits.add_argument(
+        "--max-tables-per-client",
+        type=_count,
+        default=None,
+        help="unfinished tables one client address may have (0: no cap; default 10)",
+    )
+    limits.add_argument(
+        "--max-tables",
+        type=_count,
+        default=None,
+        help="unfinished tables on the server (0: no cap; default 1000)",
+    )
+    limits.add_argument(
+        "--allow-bot-only",
+        action="store_true",
+        help="allow tables with no person (bots playing each other)",
+    )
+    limits.add_argument(
+        "--bot-workers",
+        type=_count,
+        default=1,
+        help="worker processes for bot decisions (0: a thread of the server; default 1)",
+    )
+    limits.add_argument(
+        "--bot-think-limit",
+        type=_think_seconds,
+        default=5.0,
+        help="the longest one bot decision may take, in seconds (then a random legal action)",
+    )
+    limits.add_argument(
+        "--abandon-after",
+        type=_hours,
+        default=6.0,
+        metavar="HOURS",
+        help="close a live table when no person acted for this long (default 6 hours)",
+    )
+    limits.add_argument(
+        "--idle-after",
+        type=_minutes,
+        default=10.0,
+        metavar="MINUTES",
+        help="a table nobody watches leaves memory after this long, and comes back from"
+        " storage when asked for (default 10 minutes)",
+    )
+    web = parser.add_argument_group("web security")
+    web.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another origin whose pages may open WebSockets (repeatable; the server's own"
+        " origin always may)",
+    )
+    web.add_argument(
+        "--secure-cookies", action="store_true", help="always mark seat cookies Secure (HTTPS)"
+    )
+    web.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="trust X-Forwarded-For/-Proto from --forwarded-allow-ips: client addresses for"
+        " the limits, and Secure cookies for requests that came over HTTPS",
+    )
+    web.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        help="the proxies trusted with --behind-proxy (comma-separated, or *)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
 
@@ -48,14 +123,79 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _think_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.05 <= value <= 60:
+        raise argparse.ArgumentTypeError("the bot think limit is 0.05-60 seconds")
+    return value
+
+
+def _positive(text: str, unit: str, most: float) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+    if not 0 < value <= most:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most {most:g} {unit}")
+    return value
+
+
+def _hours(text: str) -> float:
+    return _positive(text, "hours", 24 * 365)
+
+
+def _minutes(text: str) -> float:
+    return _positive(text, "minutes", 24 * 60)
+
+
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) > 1_000_000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count 0-1000000")
+    return int(text)
+
+
+def settings_from(args: argparse.Namespace) -> Any:
+    """The server's :class:`~pyrummy.server.app.Settings` from the options."""
+    from pyrummy.server import Settings
+    from pyrummy.server.ratelimit import RateLimits
+    from pyrummy.server.tables import Lifecycle
+
+    limited = args.rate_limit == "on"
+    defaults = Settings()
+
+    def cap(given: int | None, default: int) -> int:
+        if given is not None:
+            return given
+        return default if limited else 0
+
+    return Settings(
+        data_dir=args.data_dir,
+        bot_delay=args.bot_delay,
+        allow_seed=args.allow_seed,
+        rate_limits=RateLimits() if limited else RateLimits.off(),
+        max_tables_per_client=cap(args.max_tables_per_client, defaults.max_tables_per_client),
+        max_tables=cap(args.max_tables, defaults.max_tables),
+        allow_bot_only=args.allow_bot_only,
+        allowed_origins=tuple(args.allowed_origin),
+        secure_cookies=args.secure_cookies,
+        behind_proxy=args.behind_proxy,
+        bot_workers=args.bot_workers,
+        bot_think_limit=args.bot_think_limit,
+        lifecycle=Lifecycle(
+            abandon_after=args.abandon_after * 3600, idle_after=args.idle_after * 60
+        ),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from pyrummy.server import Settings, create_app
+    from pyrummy.server import create_app
 
-    app = create_app(
-        Settings(data_dir=args.data_dir, bot_delay=args.bot_delay, allow_seed=args.allow_seed)
-    )
+    app = create_app(settings_from(args))
     print(f"pyrummy: the web game is on http://{args.host}:{args.port}/", flush=True)
     # permessage-deflate cost ~15% of the server's CPU under load for small
     # gains on loopback and LAN; a reverse proxy can compress instead.
@@ -65,5 +205,9 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_per_message_deflate=False,
+        # Forwarded headers are believed only when the operator says a proxy
+        # is in front; otherwise any client could claim another address.
+        proxy_headers=args.behind_proxy,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     return 0

@@ -28,6 +28,7 @@ Secret seat tokens are never stored: only their SHA-256 digests.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import time
@@ -48,6 +49,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.ext.asyncio import (
@@ -96,6 +98,8 @@ class ActionRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+#: The PostgreSQL channel on which stored changes are announced ("table:seq" or "table:meta").
+NOTIFY_CHANNEL = "pyrummy"
 #: The tables as Core objects, for the statements on the hot path of play.
 ACTIONS_TABLE = Base.metadata.tables["actions"]
 TABLES_TABLE = Base.metadata.tables["tables"]
@@ -207,6 +211,17 @@ class Store:
         self.url = url
         self.engine = engine
         self._sessions = async_sessionmaker(engine, expire_on_commit=False)
+        #: On PostgreSQL every change is announced to the other server processes
+        #: (``NOTIFY``, sent when the transaction commits; see ``cluster.py``).
+        self.notifies = engine.dialect.name == "postgresql"
+        self._appends = _GroupCommit(engine, self.notifies)
+
+    async def _announce(self, connection: AsyncConnection, table_id: str, what: str) -> None:
+        if self.notifies:
+            await connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{table_id}:{what}"},
+            )
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -257,21 +272,12 @@ class Store:
     ) -> None:
         """Store action number ``seq``; with ``result`` the match is over.
 
-        Core statements, not the ORM: its unit of work cost about 0.6 ms of
-        CPU more per action, on the hot path of play.
+        Returns once the action is committed; raises (and stores nothing of
+        it) when the database refuses it. Appends of many tables made while
+        a commit is under way are committed together by the next one (see
+        :class:`_GroupCommit`).
         """
-        now = time.time()
-        async with self.transaction() as connection:
-            await connection.execute(
-                insert(ACTIONS_TABLE),
-                {"table_id": table_id, "seq": seq, "seat": seat, "text": text, "at": now},
-            )
-            if result is not None:
-                await connection.execute(
-                    update(TABLES_TABLE)
-                    .where(TABLES_TABLE.c.id == table_id)
-                    .values(status="over", finished_at=now, result_json=json.dumps(result))
-                )
+        await self._appends.append(_Append(table_id, seq, seat, text, result, time.time()))
 
     async def set_acknowledged(self, table_id: str, seat: int, deals: int) -> None:
         """The person in ``seat`` has seen the showdown of ``deals`` finished deals."""
@@ -281,12 +287,14 @@ class Store:
                 seen = json.loads(row.acknowledged_json or "{}")
                 seen[str(seat)] = deals
                 row.acknowledged_json = json.dumps(seen, sort_keys=True)
+                await self._announce(await session.connection(), table_id, "meta")
 
     async def set_bot_delay(self, table_id: str, delay: float) -> None:
         async with self.transaction() as connection:
             await connection.execute(
                 update(TABLES_TABLE).where(TABLES_TABLE.c.id == table_id).values(bot_delay=delay)
             )
+            await self._announce(connection, table_id, "meta")
 
     async def table_ids(self, status: str | None = None) -> list[str]:
         async with self._sessions() as session:
@@ -354,7 +362,125 @@ class Store:
             ]
 
     async def close(self) -> None:
+        await self._appends.drain()
         await self.engine.dispose()
+
+
+@dataclass
+class _Append:
+    table_id: str
+    seq: int
+    seat: int
+    text: str
+    result: dict[str, Any] | None
+    at: float
+    done: asyncio.Future[None] | None = None
+
+
+class _GroupCommit:
+    """Group commit of actions: one transaction for the appends that queued up
+    while the previous one was being committed.
+
+    Each append still returns only once it is durable, so "stored before
+    answered" holds; but a busy server pays one commit (and, on SQLite, one
+    hop to the driver's thread per statement) for many actions instead of
+    one each: Core statements cost ~0.2 ms of CPU per action alone, the
+    commit around them most of the rest, while a batch of 20 costs ~0.02 ms
+    an action. A batch the database refuses is retried one append at a
+    time, so only the faulty append fails. Appends of one table never share
+    a batch (a table awaits each before the next), so their order holds.
+    """
+
+    def __init__(self, engine: AsyncEngine, notifies: bool = False) -> None:
+        self.engine = engine
+        self.notifies = notifies
+        self.queue: list[_Append] = []
+        self.writer: asyncio.Task[None] | None = None
+
+    async def append(self, item: _Append) -> None:
+        loop = asyncio.get_running_loop()
+        item.done = loop.create_future()
+        self.queue.append(item)
+        if self.writer is None or self.writer.done() or self.writer.get_loop() is not loop:
+            self.writer = loop.create_task(self._write_all())
+        # Shielded: a caller that goes away does not cancel a batch under way.
+        await asyncio.shield(item.done)
+
+    async def drain(self) -> None:
+        """Wait until every queued append is written (or refused)."""
+        while self.writer is not None and not self.writer.done():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.writer)
+
+    async def _write_all(self) -> None:
+        batch: list[_Append] = []
+        try:
+            while self.queue:
+                batch, self.queue = self.queue, []
+                try:
+                    await self._write(batch)
+                except Exception:
+                    for item in batch:
+                        try:
+                            await self._write([item])
+                        except Exception as exc:
+                            _settle(item, exc)
+                        else:
+                            _settle(item, None)
+                else:
+                    for item in batch:
+                        _settle(item, None)
+        except BaseException:
+            # Cancelled (the loop is shutting down): nobody may wait forever.
+            # An append whose outcome is unknown is reported as not stored;
+            # a table that then reloads reads the truth from the database.
+            for item in [*batch, *self.queue]:
+                _settle(item, ConnectionError("the store stopped while writing"))
+            self.queue = []
+            raise
+
+    async def _write(self, batch: list[_Append]) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                insert(ACTIONS_TABLE),
+                [
+                    {
+                        "table_id": a.table_id,
+                        "seq": a.seq,
+                        "seat": a.seat,
+                        "text": a.text,
+                        "at": a.at,
+                    }
+                    for a in batch
+                ],
+            )
+            for item in batch:
+                if item.result is not None:
+                    await connection.execute(
+                        update(TABLES_TABLE)
+                        .where(TABLES_TABLE.c.id == item.table_id)
+                        .values(
+                            status="over",
+                            finished_at=item.at,
+                            result_json=json.dumps(item.result),
+                        )
+                    )
+            if self.notifies:
+                # Delivered at commit, to every server process (see cluster.py).
+                for item in batch:
+                    await connection.execute(
+                        text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": NOTIFY_CHANNEL, "payload": f"{item.table_id}:{item.seq}"},
+                    )
+
+
+def _settle(item: _Append, error: Exception | None) -> None:
+    if item.done is None or item.done.done():
+        return
+    if error is None:
+        item.done.set_result(None)
+    else:
+        item.done.set_exception(error)
 
 
 def upgrade_schema(connection: Connection) -> None:
