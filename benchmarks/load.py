@@ -28,8 +28,8 @@ Examples::
     .venv/bin/python benchmarks/load.py --tables 200 --think 1 --duration 60
     .venv/bin/python benchmarks/load.py --tables 50 --think 0 --duration 30     # stress
     .venv/bin/python benchmarks/load.py --tables 200 --think 1 --duration 600 --rss-every 30
-    .venv/bin/python benchmarks/load.py --tables 200 --think 1 \\
-        --server-args "--database-url postgresql+psycopg://... --workers 2"
+    .venv/bin/python benchmarks/load.py --tables 200 --think 1 --postgres \\
+        --server-args "--rate-limit off --workers 2"
 
 Client: aiohttp (HTTP keep-alive pool and WebSockets); the seat token goes
 in the ``X-Seat-Token`` header, the WebSocket sends the page's own Origin.
@@ -329,7 +329,9 @@ class Run:
         return self.stopping.is_set()
 
 
-async def drive(args: argparse.Namespace, url: str, server_pid: int | None) -> dict[str, Any]:
+async def drive(
+    args: argparse.Namespace, url: str, server_pid: int | None, db_pid: int | None = None
+) -> dict[str, Any]:
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     timeout = aiohttp.ClientTimeout(total=args.event_timeout * 3)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
@@ -348,6 +350,7 @@ async def drive(args: argparse.Namespace, url: str, server_pid: int | None) -> d
         begin_wall = time.perf_counter()
         begin_self = time.process_time()
         begin = usage_of(server_pid) if server_pid else None
+        db_begin = usage_of(db_pid) if db_pid else None
         rss_series: list[tuple[float, int]] = []
         peak_rss = begin.rss_bytes if begin else 0
         deadline = begin_wall + args.duration
@@ -368,13 +371,19 @@ async def drive(args: argparse.Namespace, url: str, server_pid: int | None) -> d
                     next_rss += args.rss_every
         seconds = time.perf_counter() - begin_wall
         end = usage_of(server_pid) if server_pid else None
+        db_end = usage_of(db_pid) if db_pid else None
         self_cpu = time.process_time() - begin_self
         stats.measuring = False
         run.stopping.set()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return report(args, stats, seconds, begin, end, peak_rss, self_cpu, rss_series)
+    result = report(args, stats, seconds, begin, end, peak_rss, self_cpu, rss_series)
+    if db_begin and db_end:
+        result["database_cpu_per_s"] = round(
+            (db_end.cpu_seconds - db_begin.cpu_seconds) / seconds, 3
+        )
+    return result
 
 
 def report(
@@ -454,6 +463,8 @@ def print_report(result: dict[str, Any]) -> None:
     )
     for kind, example in result["error_examples"].items():
         print(f"    {kind}: {example}")
+    if "database_cpu_per_s" in result:
+        print(f"  database (PostgreSQL): CPU {result['database_cpu_per_s']} s/s")
     if "server_cpu_per_s" in result:
         rss = result["server_rss_mib"]
         print(
@@ -500,7 +511,25 @@ async def wait_ready(url: str, process: subprocess.Popen[bytes] | None, seconds:
     raise SystemExit(f"the server at {url} did not answer within {seconds} s")
 
 
-def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_postgres(folder: Path) -> tuple[str, int]:
+    """A throwaway PostgreSQL cluster (scripts/pg-cluster.sh): its URL and postmaster's pid."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "pg-cluster.sh"
+    url = subprocess.run(
+        ["bash", str(script), "start", str(folder)], check=True, capture_output=True, text=True
+    ).stdout.split()[-1]
+    pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    print(f"postgres: {url} (pid {pid})", flush=True)
+    return url, pid
+
+
+def stop_postgres(folder: Path) -> None:
+    script = Path(__file__).resolve().parents[1] / "scripts" / "pg-cluster.sh"
+    subprocess.run(["bash", str(script), "stop", str(folder)], check=False)
+
+
+def start_server(
+    args: argparse.Namespace, data_dir: Path, database_url: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = [
         sys.executable,
@@ -513,6 +542,7 @@ def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.P
         str(port),
         "--data-dir",
         str(data_dir),
+        *(["--database-url", database_url] if database_url else []),
         *shlex.split(args.server_args),
     ]
     print("server:", " ".join(command), flush=True)
@@ -550,7 +580,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rss-every", type=float, default=0.0, help="print RSS every N s")
     parser.add_argument("--url", help="a server already running on a loopback address")
     parser.add_argument("--server-pid", type=int, help="its process id (for CPU and RSS)")
-    parser.add_argument("--server-args", default="", help="extra `pyrummy serve` arguments")
+    parser.add_argument(
+        "--server-args",
+        default="--rate-limit off",
+        help="`pyrummy serve` arguments (default: --rate-limit off, as every table comes from"
+        " one address); e.g. add --workers 2",
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start a throwaway PostgreSQL cluster (scripts/pg-cluster.sh) and serve from it",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= MAX_TABLES:
@@ -565,13 +605,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     process: subprocess.Popen[bytes] | None = None
+    db_pid: int | None = None
     with tempfile.TemporaryDirectory(prefix="pyrummy-load-") as tmp:
+        cluster = Path(tmp) / "postgres"
         if args.url:
             url = args.url.rstrip("/")
             require_loopback(url)
             server_pid = args.server_pid
         else:
-            process, url = start_server(args, Path(tmp))
+            database_url = None
+            if args.postgres:
+                database_url, db_pid = start_postgres(cluster)
+            process, url = start_server(args, Path(tmp), database_url)
             server_pid = process.pid
         try:
             asyncio.run(wait_ready(url, process, 60))
@@ -581,10 +626,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"{platform.python_version()}, {os.cpu_count()} cores",
                 flush=True,
             )
-            result = asyncio.run(drive(args, url, server_pid))
+            result = asyncio.run(drive(args, url, server_pid, db_pid))
         finally:
             if process is not None:
                 stop_server(process)
+            if db_pid is not None:
+                stop_postgres(cluster)
     print_report(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
