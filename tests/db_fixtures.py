@@ -33,7 +33,6 @@ DATABASE_SUITES = (
     "test_server_",
     "test_crash_resume",
     "test_hidden_info_audit",
-    "test_multiprocess",
 )
 BACKENDS = ("sqlite", "postgresql")
 

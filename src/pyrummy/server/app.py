@@ -53,6 +53,7 @@ from pyrummy.core.melds import explain_meld
 from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import PRESETS
 from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
+from pyrummy.server.cluster import Cluster
 from pyrummy.server.messages import pick_language, server_text
 from pyrummy.server.ratelimit import RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
@@ -333,12 +334,16 @@ def create_app(
         state["store"] = store
         _app.state.store = store  # for operators' hooks and tests
         _app.state.tables = tables
+        # PostgreSQL: other server processes may serve the same tables (B).
+        cluster = await Cluster.start(store, tables) if store.notifies else None
         resumed = await tables.resume_all()
         tables.start_sweeping()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop()
             await tables.stop()
             await store.close()
 

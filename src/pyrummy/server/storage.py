@@ -98,6 +98,8 @@ class ActionRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+#: The advisory lock held while the schema is upgraded (PostgreSQL).
+MIGRATION_LOCK = 0x7079_7275_6D6D_79  # "pyrummy"
 #: The PostgreSQL channel on which stored changes are announced ("table:seq" or "table:meta").
 NOTIFY_CHANNEL = "pyrummy"
 #: The tables as Core objects, for the statements on the hot path of play.
@@ -229,6 +231,12 @@ class Store:
         engine = make_engine(url)
         try:
             async with engine.begin() as connection:
+                if engine.dialect.name == "postgresql":
+                    # Processes starting together upgrade one at a time (the
+                    # lock ends with the transaction).
+                    await connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                    )
                 await connection.run_sync(upgrade_schema)
         except BaseException:
             await engine.dispose()
