@@ -47,6 +47,7 @@ import os
 import platform
 import random
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -542,15 +543,19 @@ def start_server(
         str(port),
         "--data-dir",
         str(data_dir),
-        *(["--database-url", database_url] if database_url else []),
         *shlex.split(args.server_args),
     ]
+    env = dict(os.environ)
+    if database_url:
+        env["DATABASE_URL"] = database_url  # what an operator sets, as --database-url
     print("server:", " ".join(command), flush=True)
-    process = subprocess.Popen(command, start_new_session=True)
+    process = subprocess.Popen(command, start_new_session=True, env=env)
     return process, f"http://127.0.0.1:{port}"
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server and every process it started (workers, a bot pool)."""
+    started = process_tree(process.pid)
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -558,6 +563,11 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+    time.sleep(0.5)
+    for pid in started[1:]:
+        # A pool worker may outlive its server (re-parented to init).
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -607,7 +617,8 @@ def main(argv: list[str] | None = None) -> int:
     process: subprocess.Popen[bytes] | None = None
     db_pid: int | None = None
     with tempfile.TemporaryDirectory(prefix="pyrummy-load-") as tmp:
-        cluster = Path(tmp) / "postgres"
+        # Its own folder under /tmp: the cluster's owner (postgres) must reach it.
+        cluster = Path(tempfile.mkdtemp(prefix="pyrummy-load-pg-"))
         if args.url:
             url = args.url.rstrip("/")
             require_loopback(url)
@@ -632,6 +643,7 @@ def main(argv: list[str] | None = None) -> int:
                 stop_server(process)
             if db_pid is not None:
                 stop_postgres(cluster)
+            shutil.rmtree(cluster, ignore_errors=True)
     print_report(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
