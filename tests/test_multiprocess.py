@@ -38,7 +38,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(url: str, log: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
+def server(
+    url: str, log: Path, *options: str
+) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
     port = free_port()
     with log.open("ab") as log_file:
         process = subprocess.Popen(
@@ -53,6 +55,7 @@ def server(url: str, log: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen
                 "0.05",
                 "--rate-limit",
                 "off",
+                *options,
             ],
             stdout=subprocess.DEVNULL,
             stderr=log_file,
@@ -209,3 +212,35 @@ def test_two_processes_serve_one_table_and_survive_the_owner_s_death(
     match = build_match(stored.spec)
     for action in stored.actions:
         match.apply(action.text)
+
+
+def test_serve_workers_share_one_port(postgres_server: str, tmp_path: Path) -> None:
+    """``pyrummy serve --workers 2``: the kernel spreads new connections over two
+    processes; a person acting through fresh connections is never refused."""
+    url = fresh_postgres_database(postgres_server)
+    with server(url, tmp_path / "workers.log", "--workers", "2", "--log-level", "info") as (
+        client,
+        _,
+    ):
+        created = client.post("/api/tables", json={"preset": "knock", "bots": ["easy", "easy"]})
+        assert created.status_code == 201, created.text
+        table_id, token = created.json()["table"]["id"], created.json()["token"]
+        for _ in range(10):
+            with httpx.Client(base_url=client.base_url, timeout=10) as fresh:
+                assert act(fresh, table_id, token)
+    started = (tmp_path / "workers.log").read_text(errors="replace")
+    assert started.count("Started server process") == 2
+
+
+def test_workers_need_postgresql(tmp_path: Path) -> None:
+    refused = subprocess.run(
+        [
+            sys.executable,
+            *("-m", "pyrummy.cli.main", "serve", "--workers", "2", "--data-dir", str(tmp_path)),
+        ],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        timeout=120,
+    )
+    assert refused.returncode == 2 and "needs PostgreSQL" in refused.stderr

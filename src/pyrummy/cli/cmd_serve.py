@@ -8,6 +8,7 @@ tables resume when the server starts again.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,21 @@ def register(subparsers: Any) -> None:
         default="127.0.0.1",
         help="the proxies trusted with --behind-proxy (comma-separated, or *)",
     )
+    storage = parser.add_argument_group("storage and processes")
+    storage.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="postgresql://USER@HOST/DB or sqlite:///FILE (default: $DATABASE_URL, else the"
+        " SQLite file under --data-dir); the schema is upgraded at start",
+    )
+    storage.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        help="server processes sharing this port (2 or more need PostgreSQL); separate"
+        " `pyrummy serve` processes on one PostgreSQL database also work behind one address",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
 
@@ -151,6 +167,12 @@ def _minutes(text: str) -> float:
     return _positive(text, "minutes", 24 * 60)
 
 
+def _workers(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes 1-64")
+    return int(text)
+
+
 def _count(text: str) -> int:
     if not text.isascii() or not text.isdigit() or int(text) > 1_000_000:
         raise argparse.ArgumentTypeError(f"{text!r} is not a count 0-1000000")
@@ -173,6 +195,7 @@ def settings_from(args: argparse.Namespace) -> Any:
 
     return Settings(
         data_dir=args.data_dir,
+        database_url=getattr(args, "database_url", None),
         bot_delay=args.bot_delay,
         allow_seed=args.allow_seed,
         rate_limits=RateLimits() if limited else RateLimits.off(),
@@ -190,17 +213,49 @@ def settings_from(args: argparse.Namespace) -> Any:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    import uvicorn
+#: How ``--workers`` processes get the options: uvicorn starts each one from
+#: an import string, so the options travel in the environment.
+OPTIONS_ENV = "PYRUMMY_SERVE_OPTIONS"
+
+
+def app_from_environment() -> Any:
+    """The app of one ``--workers`` process (uvicorn's factory)."""
+    import json
 
     from pyrummy.server import create_app
 
-    app = create_app(settings_from(args))
+    options = json.loads(os.environ[OPTIONS_ENV])
+    options["data_dir"] = Path(options["data_dir"])
+    return create_app(settings_from(argparse.Namespace(**options)))
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    import uvicorn
+
+    from pyrummy.core.errors import RummyError
+    from pyrummy.server import create_app
+
+    settings = settings_from(args)
+    app: Any
+    if args.workers > 1:
+        # Events and table ownership cross processes through PostgreSQL only.
+        if not settings.url().startswith(("postgresql", "postgres")):
+            raise RummyError("--workers 2 or more needs PostgreSQL (--database-url)")
+        options = {k: v for k, v in vars(args).items() if k != "func"}
+        options["data_dir"] = str(args.data_dir)
+        os.environ[OPTIONS_ENV] = json.dumps(options)
+        app = "pyrummy.cli.cmd_serve:app_from_environment"
+    else:
+        app = create_app(settings)
     print(f"pyrummy: the web game is on http://{args.host}:{args.port}/", flush=True)
     # permessage-deflate cost ~15% of the server's CPU under load for small
     # gains on loopback and LAN; a reverse proxy can compress instead.
     uvicorn.run(
         app,
+        factory=args.workers > 1,
+        workers=args.workers if args.workers > 1 else None,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
