@@ -9,6 +9,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,7 @@ def make_old_database(url: str, with_acknowledged: bool = False) -> tuple[str, l
             text(
                 "INSERT INTO tables (id, created_at, finished_at, preset, options_json,"
                 " seats_json, token_digests_json, seed, first_dealer, bot_delay, status,"
-                " result_json) VALUES (:id, 1.0, NULL, :preset, '{}', :seats, :tokens, :seed,"
+                " result_json) VALUES (:id, :now, NULL, :preset, '{}', :seats, :tokens, :seed,"
                 " :dealer, 0.0, 'live', NULL)"
             ),
             {
@@ -88,12 +89,19 @@ def make_old_database(url: str, with_acknowledged: bool = False) -> tuple[str, l
                 "tokens": json.dumps([token_digest(TOKEN), None]),
                 "seed": spec.seed,
                 "dealer": spec.first_dealer,
+                "now": time.time(),
             },
         )
         for seq, action in enumerate(played, start=1):
             connection.execute(
-                text("INSERT INTO actions VALUES (:t, :seq, :seat, :text, 1.0)"),
-                {"t": spec.table_id, "seq": seq, "seat": (seq - 1) % 2, "text": action},
+                text("INSERT INTO actions VALUES (:t, :seq, :seat, :text, :now)"),
+                {
+                    "t": spec.table_id,
+                    "seq": seq,
+                    "seat": (seq - 1) % 2,
+                    "text": action,
+                    "now": time.time(),
+                },
             )
     engine.dispose()
     return spec.table_id, played
