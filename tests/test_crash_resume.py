@@ -63,7 +63,8 @@ def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[byte
     )
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
     try:
-        deadline = time.monotonic() + 20
+        # Generous: on a loaded shared machine importing the server alone took 14 s.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 if client.get("/api/health").status_code == 200:
