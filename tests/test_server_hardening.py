@@ -92,7 +92,10 @@ def test_a_table_that_cannot_be_loaded_is_quarantined_and_the_rest_start(
     )
     write_rows(
         url,
-        "INSERT INTO actions (table_id, seq, seat, text, at) VALUES (:id, 1, 0, 'discard ZZ', 0)",
+        # After whatever the bot has played already: the next action is unreadable.
+        "INSERT INTO actions (table_id, seq, seat, text, at)"
+        " SELECT :id, COALESCE(MAX(seq), 0) + 1, 0, 'discard ZZ', 0 FROM actions"
+        " WHERE table_id = :id",
         id=bad_action_id,
     )
     for _ in range(2):  # the first start sets them aside, the next does not even try
