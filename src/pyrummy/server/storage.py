@@ -343,15 +343,17 @@ class Store:
             total = (
                 await session.scalar(select(func.count()).select_from(TableRow).where(*where)) or 0
             )
-            counts = (
-                select(ActionRow.table_id, func.count().label("n"))
-                .group_by(ActionRow.table_id)
-                .subquery()
+            # Counted per row of the page through the actions' primary key
+            # (table_id, seq), not grouped over every action ever stored.
+            actions = (
+                select(func.count())
+                .where(ActionRow.table_id == TableRow.id)
+                .correlate(TableRow)
+                .scalar_subquery()
             )
             rows = (
                 await session.execute(
-                    select(TableRow, counts.c.n)
-                    .outerjoin(counts, counts.c.table_id == TableRow.id)
+                    select(TableRow, actions)
                     .where(*where)
                     .order_by(TableRow.created_at.desc())
                     .limit(limit)
