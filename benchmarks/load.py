@@ -333,7 +333,9 @@ class Run:
 async def drive(
     args: argparse.Namespace, url: str, server_pid: int | None, db_pid: int | None = None
 ) -> dict[str, Any]:
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    # Idle connections are dropped before uvicorn's 5 s keep-alive ends them:
+    # a request sent on a connection the server is closing fails for nothing.
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=2.0)
     timeout = aiohttp.ClientTimeout(total=args.event_timeout * 3)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
         run = Run(args, url, http)
@@ -564,8 +566,11 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     time.sleep(0.5)
+    # A pool worker may outlive its server (re-parented to init), even one
+    # started while the server was shutting down: the whole group goes.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
     for pid in started[1:]:
-        # A pool worker may outlive its server (re-parented to init).
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
 
