@@ -25,8 +25,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The storage, server, crash and hidden-information suites also run on
+# PostgreSQL: a throwaway cluster for this run, stopped at the end.
 unit: $(STAMP)
-	$(BIN)/pytest -n 2
+	bash scripts/pg-cluster.sh run $(BIN)/pytest -n 2
 
 system-deps:
 	bash scripts/system-deps.sh

@@ -3,11 +3,16 @@
 ``--deals-per-preset N`` sets how many seeded random-play deals the
 conformance suite (tests/test_conformance.py) plays per preset and player
 count; the default keeps the suite to about a minute on one core.
+
+The storage, server, crash and hidden-information suites run on both SQLite
+and PostgreSQL (tests/db_fixtures.py).
 """
 
 from __future__ import annotations
 
 import pytest
+
+pytest_plugins = ["db_fixtures"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -14,7 +14,6 @@ import os
 import random
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ from typing import Any
 
 import httpx
 
-from pyrummy.server.storage import Store, default_url
+from db_fixtures import committed_rows, load_stored, stored_url
 from pyrummy.server.tables import build_match
 
 
@@ -53,14 +52,19 @@ def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[byte
             str(data_dir),
             "--bot-delay",
             "0",
+            "--rate-limit",
+            "off",
+            "--allow-bot-only",
         ],
         stdout=subprocess.DEVNULL,
         stderr=log_file,
-        env={**os.environ, "DATABASE_URL": ""},
+        # DATABASE_URL (PostgreSQL runs) goes through; without it, --data-dir.
+        env=dict(os.environ),
     )
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
     try:
-        deadline = time.monotonic() + 20
+        # Generous: on a loaded shared machine importing the server alone took 14 s.
+        deadline = time.monotonic() + 120
         while True:
             try:
                 if client.get("/api/health").status_code == 200:
@@ -121,13 +125,9 @@ def play_moves(
 
 def committed_actions(data_dir: Path) -> dict[str, list[str]]:
     """What the database holds, read beside the (dead) server."""
-    connection = sqlite3.connect(data_dir / "pyrummy.sqlite3")
-    try:
-        rows = connection.execute(
-            "SELECT table_id, text FROM actions ORDER BY table_id, seq"
-        ).fetchall()
-    finally:
-        connection.close()
+    rows = committed_rows(
+        stored_url(data_dir), "SELECT table_id, text FROM actions ORDER BY table_id, seq"
+    )
     result: dict[str, list[str]] = {}
     for table_id, text in rows:
         result.setdefault(table_id, []).append(text)
@@ -154,9 +154,9 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
     ]
     # Long matches with a tiny pause: the bots are still writing when the kill comes.
     bots_only = [
-        ("knock", ["easy", "easy", "random", "easy"], {"match_end": "deals", "deals": 60}),
-        ("rummy", ["easy", "random", "easy"], {"target": 2000}),
-        ("basic", ["random", "easy"], {"target": 2000}),
+        ("knock", ["easy", "easy", "random", "easy"], {"match_end": "deals", "deals": 50}),
+        ("rummy", ["easy", "random", "easy"], {"target": 1000}),
+        ("basic", ["random", "easy"], {"target": 1000}),
     ]
     frozen: dict[str, tuple[str, dict[str, Any]]] = {}
     running: list[str] = []
@@ -185,10 +185,9 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
         process.send_signal(signal.SIGKILL)
         process.wait(10)
     first_kill = committed_actions(tmp_path)
-    journal = (
-        sqlite3.connect(tmp_path / "pyrummy.sqlite3").execute("PRAGMA journal_mode").fetchone()
-    )
-    assert journal[0] == "wal"
+    url = stored_url(tmp_path)
+    if url.startswith("sqlite"):
+        assert committed_rows(url, "PRAGMA journal_mode") == [("wal",)]
 
     with server(tmp_path) as (client, process):
         for table_id, (token, state) in frozen.items():
@@ -212,15 +211,13 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
         wait_for_progress(client, running, {t: len(second_kill[t]) for t in running})
     final = committed_actions(tmp_path)
 
-    store = Store(default_url(tmp_path))
     for table_id in running:
         # Nothing committed before a kill is lost or changed afterwards.
         assert final[table_id][: len(first_kill[table_id])] == first_kill[table_id]
         assert final[table_id][: len(second_kill[table_id])] == second_kill[table_id]
-        stored = store.load_table(table_id)
+        stored = load_stored(stored_url(tmp_path), table_id)
         assert stored is not None
         match = build_match(stored.spec)
         for action in stored.actions:
             match.apply(action.text)  # every stored action replays legally
         assert [a.text for a in stored.actions] == final[table_id]
-    store.close()

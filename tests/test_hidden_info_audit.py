@@ -25,9 +25,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from db_fixtures import load_stored, stored_url
 from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
-from pyrummy.server.storage import Store, default_url
 from pyrummy.server.tables import build_match
 from test_server_helpers import app_client, cards_in, create, headers
 
@@ -52,8 +52,8 @@ class Forbidden:
     ``state[viewer][seq]`` in the deal being played then (a state), and
     ``action[viewer][seq]`` in the deal action ``seq`` belonged to (an event)."""
 
-    def __init__(self, store: Store, table_id: str, viewers: list[Viewer]) -> None:
-        stored = store.load_table(table_id)
+    def __init__(self, url: str, table_id: str, viewers: list[Viewer]) -> None:
+        stored = load_stored(url, table_id)
         assert stored is not None
         match = build_match(stored.spec)
         self.state: dict[Viewer, list[set[str]]] = {viewer: [] for viewer in viewers}
@@ -133,8 +133,9 @@ class Listener(threading.Thread):
 
     def __init__(self, client: TestClient, table_id: str, viewer: Viewer, token: str | None):
         super().__init__(daemon=True)
-        query = f"?since=0&token={token}" if token else "?since=0"
-        self.session = client.websocket_connect(f"/api/tables/{table_id}/ws{query}")
+        self.session = client.websocket_connect(
+            f"/api/tables/{table_id}/ws?since=0", headers=headers(token)
+        )
         self.viewer = viewer
         self.received: Received = []
         self.over = False
@@ -227,10 +228,8 @@ def test_a_person_and_bots_see_only_what_they_may(
         player.join(30)
         watcher.join(30)
         assert player.over and watcher.over
-        store = Store(default_url(tmp_path))
-        forbidden = Forbidden(store, table_id, [0, None])
+        forbidden = Forbidden(stored_url(tmp_path), table_id, [0, None])
         checked = check(received + player.received + watcher.received, forbidden)
-        store.close()
     assert checked > 20
 
 
@@ -271,9 +270,7 @@ def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
         for watcher in watchers:
             watcher.join(60)
             assert watcher.over
-        store = Store(default_url(tmp_path))
         for created, watcher in zip(tables, watchers, strict=True):
             assert created["token"] is None and created["seat"] is None
-            forbidden = Forbidden(store, created["table"]["id"], [None])
+            forbidden = Forbidden(stored_url(tmp_path), created["table"]["id"], [None])
             assert check(watcher.received, forbidden) > 20
-        store.close()

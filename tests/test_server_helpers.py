@@ -13,15 +13,28 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from pyrummy.server import Settings, create_app
+from pyrummy.server.ratelimit import RateLimits
 
 CARD_TOKEN = re.compile(r"^(?:[A2-9TJQK][SHDC]|X[123])$")
 
 
 @contextmanager
 def app_client(
-    data_dir: Path, bot_delay: float = 0.0, allow_seed: bool = False
+    data_dir: Path, bot_delay: float = 0.0, allow_seed: bool = False, **overrides: Any
 ) -> Iterator[TestClient]:
-    app = create_app(Settings(data_dir=data_dir, bot_delay=bot_delay, allow_seed=allow_seed))
+    """An app for functional tests: the limits meant for the public (rate
+    limits, table caps, no bot-only tables) are off unless a test sets them;
+    tests/test_server_hardening.py checks them at their defaults."""
+    options: dict[str, Any] = {
+        "rate_limits": RateLimits.off(),
+        "max_tables_per_client": 0,
+        "max_tables": 0,
+        "allow_bot_only": True,
+    }
+    options.update(overrides)
+    app = create_app(
+        Settings(data_dir=data_dir, bot_delay=bot_delay, allow_seed=allow_seed, **options)
+    )
     with TestClient(app) as client:
         yield client
 

@@ -8,6 +8,7 @@ tables resume when the server starts again.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,96 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="let new tables choose their seed (tests and demos: the cards become predictable)",
     )
+    limits = parser.add_argument_group("limits (for a public server)")
+    limits.add_argument(
+        "--rate-limit",
+        choices=("on", "off"),
+        default="on",
+        help="per-client rate limits on table creation, actions and WebSocket connections, and"
+        " the caps on unfinished tables unless given below (off: load tests on loopback)",
+    )
+    limits.add_argument(
+        "--max-tables-per-client",
+        type=_count,
+        default=None,
+        help="unfinished tables one client address may have (0: no cap; default 10)",
+    )
+    limits.add_argument(
+        "--max-tables",
+        type=_count,
+        default=None,
+        help="unfinished tables on the server (0: no cap; default 1000)",
+    )
+    limits.add_argument(
+        "--allow-bot-only",
+        action="store_true",
+        help="allow tables with no person (bots playing each other)",
+    )
+    limits.add_argument(
+        "--bot-workers",
+        type=_count,
+        default=1,
+        help="worker processes for bot decisions (0: a thread of the server; default 1)",
+    )
+    limits.add_argument(
+        "--bot-think-limit",
+        type=_think_seconds,
+        default=5.0,
+        help="the longest one bot decision may take, in seconds (then a random legal action)",
+    )
+    limits.add_argument(
+        "--abandon-after",
+        type=_hours,
+        default=6.0,
+        metavar="HOURS",
+        help="close a live table when no person acted for this long (default 6 hours)",
+    )
+    limits.add_argument(
+        "--idle-after",
+        type=_minutes,
+        default=10.0,
+        metavar="MINUTES",
+        help="a table nobody watches leaves memory after this long, and comes back from"
+        " storage when asked for (default 10 minutes)",
+    )
+    web = parser.add_argument_group("web security")
+    web.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another origin whose pages may open WebSockets (repeatable; the server's own"
+        " origin always may)",
+    )
+    web.add_argument(
+        "--secure-cookies", action="store_true", help="always mark seat cookies Secure (HTTPS)"
+    )
+    web.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="trust X-Forwarded-For/-Proto from --forwarded-allow-ips: client addresses for"
+        " the limits, and Secure cookies for requests that came over HTTPS",
+    )
+    web.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        help="the proxies trusted with --behind-proxy (comma-separated, or *)",
+    )
+    storage = parser.add_argument_group("storage and processes")
+    storage.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="postgresql://USER@HOST/DB or sqlite:///FILE (default: $DATABASE_URL, else the"
+        " SQLite file under --data-dir); the schema is upgraded at start",
+    )
+    storage.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        help="server processes sharing this port (2 or more need PostgreSQL); separate"
+        " `pyrummy serve` processes on one PostgreSQL database also work behind one address",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
 
@@ -48,14 +139,130 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _think_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.05 <= value <= 60:
+        raise argparse.ArgumentTypeError("the bot think limit is 0.05-60 seconds")
+    return value
+
+
+def _positive(text: str, unit: str, most: float) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+    if not 0 < value <= most:
+        raise argparse.ArgumentTypeError(f"expected more than 0 and at most {most:g} {unit}")
+    return value
+
+
+def _hours(text: str) -> float:
+    return _positive(text, "hours", 24 * 365)
+
+
+def _minutes(text: str) -> float:
+    return _positive(text, "minutes", 24 * 60)
+
+
+def _workers(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes 1-64")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) > 1_000_000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count 0-1000000")
+    return int(text)
+
+
+def settings_from(args: argparse.Namespace) -> Any:
+    """The server's :class:`~pyrummy.server.app.Settings` from the options."""
+    from pyrummy.server import Settings
+    from pyrummy.server.ratelimit import RateLimits
+    from pyrummy.server.tables import Lifecycle
+
+    limited = args.rate_limit == "on"
+    defaults = Settings()
+
+    def cap(given: int | None, default: int) -> int:
+        if given is not None:
+            return given
+        return default if limited else 0
+
+    return Settings(
+        data_dir=args.data_dir,
+        database_url=getattr(args, "database_url", None),
+        bot_delay=args.bot_delay,
+        allow_seed=args.allow_seed,
+        rate_limits=RateLimits() if limited else RateLimits.off(),
+        max_tables_per_client=cap(args.max_tables_per_client, defaults.max_tables_per_client),
+        max_tables=cap(args.max_tables, defaults.max_tables),
+        allow_bot_only=args.allow_bot_only,
+        allowed_origins=tuple(args.allowed_origin),
+        secure_cookies=args.secure_cookies,
+        behind_proxy=args.behind_proxy,
+        bot_workers=args.bot_workers,
+        bot_think_limit=args.bot_think_limit,
+        lifecycle=Lifecycle(
+            abandon_after=args.abandon_after * 3600, idle_after=args.idle_after * 60
+        ),
+    )
+
+
+#: How ``--workers`` processes get the options: uvicorn starts each one from
+#: an import string, so the options travel in the environment.
+OPTIONS_ENV = "PYRUMMY_SERVE_OPTIONS"
+
+
+def app_from_environment() -> Any:
+    """The app of one ``--workers`` process (uvicorn's factory)."""
+    import json
+
+    from pyrummy.server import create_app
+
+    options = json.loads(os.environ[OPTIONS_ENV])
+    options["data_dir"] = Path(options["data_dir"])
+    return create_app(settings_from(argparse.Namespace(**options)))
+
+
 def run(args: argparse.Namespace) -> int:
+    import json
+
     import uvicorn
 
-    from pyrummy.server import Settings, create_app
+    from pyrummy.core.errors import RummyError
+    from pyrummy.server import create_app
 
-    app = create_app(
-        Settings(data_dir=args.data_dir, bot_delay=args.bot_delay, allow_seed=args.allow_seed)
-    )
+    settings = settings_from(args)
+    app: Any
+    if args.workers > 1:
+        # Events and table ownership cross processes through PostgreSQL only.
+        if not settings.url().startswith(("postgresql", "postgres")):
+            raise RummyError("--workers 2 or more needs PostgreSQL (--database-url)")
+        options = {k: v for k, v in vars(args).items() if k != "func"}
+        options["data_dir"] = str(args.data_dir)
+        os.environ[OPTIONS_ENV] = json.dumps(options)
+        app = "pyrummy.cli.cmd_serve:app_from_environment"
+    else:
+        app = create_app(settings)
     print(f"pyrummy: the web game is on http://{args.host}:{args.port}/", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # permessage-deflate cost ~15% of the server's CPU under load for small
+    # gains on loopback and LAN; a reverse proxy can compress instead.
+    uvicorn.run(
+        app,
+        factory=args.workers > 1,
+        workers=args.workers if args.workers > 1 else None,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_per_message_deflate=False,
+        # Forwarded headers are believed only when the operator says a proxy
+        # is in front; otherwise any client could claim another address.
+        proxy_headers=args.behind_proxy,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
     return 0

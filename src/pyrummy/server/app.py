@@ -26,8 +26,9 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,6 +43,7 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -50,14 +52,26 @@ from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyErro
 from pyrummy.core.melds import explain_meld
 from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import PRESETS
+from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
+from pyrummy.server.cluster import Cluster
 from pyrummy.server.messages import pick_language, server_text
-from pyrummy.server.reference import reference_html
+from pyrummy.server.ratelimit import RateLimit, RateLimits
+from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
 from pyrummy.server.routes_player import player_router
-from pyrummy.server.schemas import CreateTable, ExplainMeld, PostAction, TableSettings
+from pyrummy.server.schemas import (
+    MAX_OFFSET,
+    MAX_SEQ,
+    CreateTable,
+    ExplainMeld,
+    PostAction,
+    TableSettings,
+)
+from pyrummy.server.security import CatchAll, SecurityHeaders, WebSocketOrigins
 from pyrummy.server.storage import SeatSpec, Store, StoredAction, default_url
 from pyrummy.server.tables import (
     BOT_NAMES,
     BotFactory,
+    Lifecycle,
     LiveTable,
     TableError,
     TableManager,
@@ -65,10 +79,12 @@ from pyrummy.server.tables import (
     new_table_spec,
 )
 from pyrummy.server.views import (
-    event_with_state,
+    encode,
+    event_with_state_json,
     replay_view,
     rules_summary,
     seat_state,
+    seat_state_json,
     table_summary,
 )
 
@@ -102,6 +118,11 @@ tables resume exactly after a restart, even after SIGKILL.
 """
 
 MAX_BODY = 16 * 1024
+#: A browser cannot set headers on a WebSocket: it offers ``pyrummy`` and
+#: ``pyrummy.token.<seat token>`` as subprotocols instead (never the URL).
+WS_SUBPROTOCOL = "pyrummy"
+TOKEN_SUBPROTOCOL_PREFIX = "pyrummy.token."
+SINCE_PATTERN = re.compile(r"[0-9]{1,9}")
 COOKIE_PREFIX = "pyrummy_seat_"
 
 
@@ -115,6 +136,28 @@ class Settings:
     max_body: int = MAX_BODY
     #: Let table creators choose the match seed (tests and demos only).
     allow_seed: bool = False
+    #: Per-client request limits (``RateLimits.off()`` for load tests).
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    #: Unfinished tables one client address may have at once (0: no cap).
+    max_tables_per_client: int = 10
+    #: Unfinished tables on the whole server (0: no cap).
+    max_tables: int = 1000
+    #: Tables with no person at all (bots playing each other) cost CPU for
+    #: nobody: off unless the operator enables them.
+    allow_bot_only: bool = False
+    #: Origins besides the server's own whose pages may open WebSockets.
+    allowed_origins: tuple[str, ...] = ()
+    #: Mark seat cookies ``Secure`` (always, or when the request came over
+    #: HTTPS as told by a trusted proxy's forwarded headers).
+    secure_cookies: bool = False
+    behind_proxy: bool = False
+    #: Worker processes for bot decisions (0: a thread of the server process,
+    #: where a slow bot holds the GIL that every table shares).
+    bot_workers: int = 1
+    #: The longest one bot decision may take (seconds); then a random legal action.
+    bot_think_limit: float = DEFAULT_THINK_LIMIT
+    #: When abandoned tables close and idle ones leave memory.
+    lifecycle: Lifecycle = field(default_factory=Lifecycle)
 
     def url(self) -> str:
         if self.database_url:
@@ -180,6 +223,12 @@ async def _no_receive() -> Any:  # pragma: no cover - the refusal reads nothing
     return {"type": "http.disconnect"}
 
 
+class JSONBytes(Response):
+    """A JSON answer already encoded (a table state's cached JSON)."""
+
+    media_type = "application/json"
+
+
 def _error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse(
         {"error": {"status": status, "code": code, "message": message, **extra}},
@@ -187,11 +236,42 @@ def _error_response(status: int, code: str, message: str, **extra: Any) -> JSONR
     )
 
 
+async def database_problem(store: Store) -> str | None:
+    """None when the database takes a write now, else what went wrong.
+
+    The write (a no-op update of one row) is rolled back; with no table yet,
+    a read is all there is to try.
+    """
+    try:
+        async with asyncio.timeout(5):
+            async with store.engine.connect() as connection:
+                transaction = await connection.begin()
+                try:
+                    await connection.execute(
+                        text(
+                            "UPDATE tables SET status = status"
+                            " WHERE id = (SELECT id FROM tables LIMIT 1)"
+                        )
+                    )
+                finally:
+                    await transaction.rollback()
+    except Exception as exc:  # whatever the driver raises, the answer is 503
+        log.warning("health: the database cannot write: %s", exc)
+        return f"cannot write: {type(exc).__name__}"
+    return None
+
+
 def request_language(request: Request) -> str:
     return pick_language(request.headers.get("accept-language"), request.query_params.get("lang"))
 
 
-Lang = Annotated[str, Depends(request_language)]
+async def _language_dependency(request: Request) -> str:
+    # async: FastAPI runs a plain-def dependency in its thread pool, a thread
+    # hop on every action for a few string operations.
+    return request_language(request)
+
+
+Lang = Annotated[str, Depends(_language_dependency)]
 
 
 def core_error_text(exc: RummyError, lang: str) -> str:
@@ -227,34 +307,46 @@ def create_app(
         return result
 
     def broadcast(table: LiveTable, stored: StoredAction | None) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
+        # Messages go out as JSON text encoded once per seat (not per socket).
+        cache: dict[int | None, str] = {}
         for subscriber in list(table.subscribers):
             seat = subscriber.seat
             if seat not in cache:
                 if stored is None:
-                    cache[seat] = {
-                        "type": "state",
-                        "seq": table.seq,
-                        "state": seat_state(table, seat),
-                    }
+                    head = encode({"type": "state", "seq": table.seq})[:-1]
+                    cache[seat] = (
+                        head + b',"state":' + seat_state_json(table, seat) + b"}"
+                    ).decode()
                 else:
-                    cache[seat] = event_with_state(table, stored, seat)
+                    cache[seat] = event_with_state_json(table, stored, seat)
             table.deliver(subscriber, cache[seat])
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.url())
-        tables = TableManager(store, bot_factory)
+        store = await Store.open(settings.url())
+        # Bots of the default factory are importable by worker processes;
+        # a factory of the caller's (tests) runs its bots in a thread.
+        workers = settings.bot_workers if bot_factory is default_bot_factory else 0
+        bot_pool = BotPool(workers, settings.bot_think_limit)
+        await bot_pool.warm_up()
+        tables = TableManager(store, bot_factory, bot_pool, settings.lifecycle)
         tables.on_change = broadcast
         state["manager"] = tables
         state["store"] = store
-        resumed = tables.resume_all()
+        _app.state.store = store  # for operators' hooks and tests
+        _app.state.tables = tables
+        # PostgreSQL: other server processes may serve the same tables (B).
+        cluster = await Cluster.start(store, tables) if store.notifies else None
+        resumed = await tables.resume_all()
+        tables.start_sweeping()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop()
             await tables.stop()
-            store.close()
+            await store.close()
 
     app = FastAPI(
         title="pyrummy",
@@ -262,8 +354,18 @@ def create_app(
         description=API_DESCRIPTION,
         version="0.1.0",
         lifespan=lifespan,
+        # The Swagger/ReDoc pages load scripts from a CDN onto the game's
+        # origin; /api is the reference, served from here with no script.
+        docs_url=None,
+        redoc_url=None,
     )
+    # Outermost last: headers on every answer, then limits, then the body cap;
+    # the catch-all sits innermost so its JSON 500 gets the headers too.
+    app.add_middleware(CatchAll)
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(WebSocketOrigins, allowed=settings.allowed_origins)
+    app.add_middleware(RateLimit, limits=settings.rate_limits)
+    app.add_middleware(SecurityHeaders)
 
     # -- errors: always JSON, always 4xx with a message for bad input -----------
     @app.exception_handler(TableError)
@@ -311,6 +413,25 @@ def create_app(
         return _error_response(exc.status_code, "http", text)
 
     # -- helpers ------------------------------------------------------------------
+    #: Tables created per client address (this process, since it started).
+    created_by: dict[str, set[str]] = {}
+
+    def unfinished(table_ids: set[str]) -> set[str]:
+        # Tables in memory and not over: those that cost something now (an
+        # idle table left memory; an abandoned one was closed).
+        tables = manager().tables
+        return {t for t in table_ids if t in tables and not tables[t].is_over}
+
+    def check_table_caps(client: str) -> None:
+        if settings.max_tables_per_client:
+            mine = created_by[client] = unfinished(created_by.get(client, set()))
+            if len(mine) >= settings.max_tables_per_client:
+                raise TableError(429, "table.too_many_yours", limit=settings.max_tables_per_client)
+        if settings.max_tables:
+            live = sum(1 for table in manager().tables.values() if not table.is_over)
+            if live >= settings.max_tables:
+                raise TableError(503, "table.server_full", limit=settings.max_tables)
+
     def token_of(request: Request | WebSocket, table_id: str) -> str | None:
         header = request.headers.get("x-seat-token")
         if header:
@@ -319,9 +440,12 @@ def create_app(
         if auth.lower().startswith("bearer "):
             return auth[7:].strip()
         if isinstance(request, WebSocket):
-            query = request.query_params.get("token")
-            if query:
-                return query
+            if "token" in request.query_params:
+                # URLs end up in logs, histories and referrers: never a secret.
+                raise TableError(400, "seat.token_in_url")
+            for protocol in request.scope.get("subprotocols") or []:
+                if protocol.startswith(TOKEN_SUBPROTOCOL_PREFIX):
+                    return str(protocol[len(TOKEN_SUBPROTOCOL_PREFIX) :])
         return request.cookies.get(COOKIE_PREFIX + table_id)
 
     def seat_of(request: Request | WebSocket, table: LiveTable) -> int | None:
@@ -335,8 +459,16 @@ def create_app(
 
     # -- the API ------------------------------------------------------------------
     @app.get("/api/health", tags=["meta"])
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(manager().tables)}
+    async def health() -> Response:
+        """``ok`` when the database answers and accepts a write (else 503)."""
+        store: Store = state["store"]
+        problem = await database_problem(store)
+        body = {
+            "ok": problem is None,
+            "database": "ok" if problem is None else problem,
+            "tables": len(manager().tables),
+        }
+        return JSONResponse(body, status_code=200 if problem is None else 503)
 
     @app.get("/api/presets", tags=["meta"])
     async def presets() -> dict[str, Any]:
@@ -349,23 +481,32 @@ def create_app(
         }
 
     @app.post("/api/tables", status_code=201, tags=["tables"])
-    async def create_table(body: CreateTable, response: Response) -> dict[str, Any]:
+    async def create_table(
+        body: CreateTable, request: Request, response: Response
+    ) -> dict[str, Any]:
         """Create a table. People sit first, then the bots; the response holds a
         secret token per person's seat (also set as an HttpOnly cookie for the
         first person)."""
+        if body.humans == 0 and not settings.allow_bot_only:
+            raise TableError(403, "table.bot_only_forbidden")
+        client = request.client.host if request.client else "unknown"
+        check_table_caps(client)
         seats = [SeatSpec("human", None, body.name if i == 0 else None) for i in range(body.humans)]
         seats += [SeatSpec("bot", bot) for bot in body.bots]
         delay = settings.bot_delay if body.bot_delay is None else body.bot_delay
         if body.seed is not None and not settings.allow_seed:
             raise TableError(403, "table.seed_forbidden")
         spec = new_table_spec(body.preset, dict(body.options), seats, delay, body.seed)
-        table, tokens = manager().create(spec)
+        table, tokens = await manager().create(spec)
+        created_by.setdefault(client, set()).add(table.table_id)
         first = next((t for t in tokens if t), None)
         if first is not None:
             response.set_cookie(
                 COOKIE_PREFIX + table.table_id,
                 first,
                 httponly=True,
+                secure=settings.secure_cookies
+                or (settings.behind_proxy and request.url.scheme == "https"),
                 samesite="strict",
                 path=f"/api/tables/{table.table_id}",
                 max_age=60 * 60 * 24 * 30,
@@ -382,38 +523,38 @@ def create_app(
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def get_table(table_id: str) -> dict[str, Any]:
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         return table_summary(table.spec, "over" if table.is_over else "live")
 
-    @app.get("/api/tables/{table_id}/state", tags=["tables"])
-    async def get_state(table_id: str, request: Request) -> dict[str, Any]:
+    @app.get("/api/tables/{table_id}/state", tags=["tables"], response_class=JSONBytes)
+    async def get_state(table_id: str, request: Request) -> Response:
         """The table as the caller's seat sees it (a spectator without a token)."""
-        table = manager().get(table_id)
-        return seat_state(table, seat_of(request, table))
+        table = await manager().get(table_id)
+        return JSONBytes(seat_state_json(table, seat_of(request, table)))
 
-    @app.post("/api/tables/{table_id}/actions", tags=["tables"])
+    @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
     async def post_action(
         table_id: str, body: PostAction, request: Request, lang: Lang
-    ) -> dict[str, Any]:
+    ) -> Response:
         """Play one action for the caller's seat; the answer is the new state."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         seat = acting_seat(request, table)
         async with table.lock:
             if body.seq is not None and body.seq != table.seq:
                 raise TableError(409, "seat.stale", seq=table.seq)
             try:
-                table.apply(seat, body.action)
+                await table.apply(seat, body.action)
             except IllegalActionError as exc:
                 raise _explained(exc, body.action, table, lang) from exc
         table.wake_bots()
-        return seat_state(table, seat)
+        return JSONBytes(seat_state_json(table, seat))
 
     @app.post("/api/tables/{table_id}/continue", tags=["tables"])
     async def continue_after_showdown(table_id: str, request: Request) -> dict[str, Any]:
         """The caller has seen the last showdown; bots may play the next deal."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         seat = acting_seat(request, table)
-        table.acknowledge(seat)
+        await table.acknowledge(seat)
         table.wake_bots()
         return seat_state(table, seat)
 
@@ -422,9 +563,9 @@ def create_app(
         table_id: str, body: TableSettings, request: Request
     ) -> dict[str, Any]:
         """Change the pause between bot steps (seconds) at this table."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         acting_seat(request, table)
-        table.set_bot_delay(body.bot_delay)
+        await table.set_bot_delay(body.bot_delay)
         return table_summary(table.spec, "over" if table.is_over else "live") | {
             "bot_delay": table.bot_delay
         }
@@ -432,17 +573,17 @@ def create_app(
     @app.post("/api/tables/{table_id}/explain-meld", tags=["tables"])
     async def explain(table_id: str, body: ExplainMeld, lang: Lang) -> dict[str, Any]:
         """Whether the cards form a meld under this table's rules, and why not."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         reason = explain_meld(body.cards, table.rules, lang)
         return {"valid": reason is None, "explanation": reason}
 
     @app.get("/api/tables/{table_id}/events", tags=["tables"])
     async def missed(
-        table_id: str, request: Request, since: Annotated[int, Query(ge=0)] = 0
+        table_id: str, request: Request, since: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0
     ) -> dict[str, Any]:
         """Events after number ``since`` (as the caller's seat sees them) and the
         state now; ``events`` is null when a full resync is needed."""
-        table = manager().get(table_id)
+        table = await manager().get(table_id)
         seat = seat_of(request, table)
         return {
             "seq": table.seq,
@@ -453,14 +594,15 @@ def create_app(
     @app.websocket("/api/tables/{table_id}/ws")
     async def live(websocket: WebSocket, table_id: str) -> None:
         try:
-            table = manager().get(table_id)
+            table = await manager().get(table_id)
             seat = seat_of(websocket, table)
         except TableError as exc:
             await websocket.close(code=4000 + exc.status, reason=exc.key)
             return
         since_text = websocket.query_params.get("since", "")
-        since = int(since_text) if since_text.isdigit() else -1
-        await websocket.accept()
+        since = int(since_text) if SINCE_PATTERN.fullmatch(since_text) else -1
+        offered = websocket.scope.get("subprotocols") or []
+        await websocket.accept(subprotocol=WS_SUBPROTOCOL if WS_SUBPROTOCOL in offered else None)
         subscriber = table.subscribe(seat)
         try:
             events = table.missed_events(seat, since) if since >= 0 else None
@@ -484,10 +626,17 @@ def create_app(
                     getter.cancel()
                     break
                 message = getter.result()
-                if message is None or message.get("type") == "closing":
-                    await websocket.close(code=1012)
+                if message is None or (
+                    isinstance(message, dict) and message.get("type") == "closing"
+                ):
+                    # 1012: the server restarts, come back; 4410: the table is gone.
+                    reason = message.get("reason") if message else None
+                    await websocket.close(code=4410 if reason else 1012, reason=reason or "")
                     break
-                await websocket.send_json(message)
+                if isinstance(message, str):
+                    await websocket.send_text(message)
+                else:
+                    await websocket.send_json(message)
             receiver.cancel()
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -498,11 +647,11 @@ def create_app(
     async def list_matches(
         status: Annotated[str, Query(pattern="^(over|live|all)$")] = "over",
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
-        offset: Annotated[int, Query(ge=0)] = 0,
+        offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
         """Matches, newest first: finished ones by default (``status=live|all``)."""
         store: Store = state["store"]
-        total, rows = store.list_tables(None if status == "all" else status, limit, offset)
+        total, rows = await store.list_tables(None if status == "all" else status, limit, offset)
         return {
             "total": total,
             "matches": [
@@ -512,9 +661,9 @@ def create_app(
             ],
         }
 
-    def finished(table_id: str) -> Any:
+    async def finished(table_id: str) -> Any:
         store: Store = state["store"]
-        stored = store.load_table(table_id) if len(table_id) <= 32 else None
+        stored = await store.load_table(table_id) if len(table_id) <= 32 else None
         if stored is None:
             raise TableError(404, "table.not_found", table=table_id)
         if stored.status != "over":
@@ -523,10 +672,10 @@ def create_app(
 
     @app.get("/api/matches/{table_id}/replay", tags=["matches"])
     async def replay(
-        table_id: str, step: Annotated[int | None, Query(ge=0)] = None
+        table_id: str, step: Annotated[int | None, Query(ge=0, le=MAX_SEQ)] = None
     ) -> dict[str, Any]:
         """A finished match after ``step`` actions (default: the end), all hands shown."""
-        stored = finished(table_id)
+        stored = await finished(table_id)
         last = len(stored.actions)
         chosen = last if step is None else step
         if chosen > last:
@@ -540,7 +689,7 @@ def create_app(
         """The text game record of a finished match (with its seed)."""
         from pyrummy.server.tables import build_match
 
-        stored = finished(table_id)
+        stored = await finished(table_id)
         match = build_match(stored.spec)
         for action in stored.actions:
             match.apply(action.text)
@@ -556,6 +705,10 @@ def create_app(
     async def api_reference() -> str:
         return reference_html(app.openapi())
 
+    @app.get(REFERENCE_CSS_PATH, include_in_schema=False)
+    async def api_reference_css() -> Response:
+        return Response(REFERENCE_CSS, media_type="text/css")
+
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(root / "index.html", headers={"Cache-Control": "no-cache"})
@@ -569,7 +722,7 @@ def _explained(exc: IllegalActionError, text: str, table: LiveTable, lang: str) 
     with contextlib.suppress(RummyError):
         action = parse_action(text)
         if action.kind is ActionKind.MELD:
-            reason = explain_meld(action.cards, table.rules, lang)
+            reason = explain_meld(action.cards, table.rules, lang, run=action.run)
             if reason is not None:
                 return _MeldRefused(reason)
     return exc

@@ -36,6 +36,13 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         "seat.stale": "the table has moved on to event {seq}: reload the state and try again",
         "server.busy": "the action could not be stored; nothing changed, please try again",
         "not_found": "not found: {path}",
+        "request.rate_limited": "too many requests: try again in {wait} s",
+        "table.too_many_yours": "you already have {limit} unfinished tables: finish one first",
+        "table.server_full": "the server is full ({limit} unfinished tables): try again later",
+        "table.bot_only_forbidden": "this server has no tables of bots only: sit a person",
+        "seat.token_in_url": "the seat token must not be in the URL: send it in a header",
+        "table.closed": "table {table} was closed: nobody played for too long",
+        "table.broken": "table {table} cannot be loaded and is set aside",
     },
     "ru": {
         "table.not_found": "стола {table} нет",
@@ -58,6 +65,13 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         "seat.stale": "за столом уже событие {seq}: обновите состояние и попробуйте ещё раз",
         "server.busy": "ход не удалось сохранить; ничего не изменилось, попробуйте ещё раз",
         "not_found": "не найдено: {path}",
+        "request.rate_limited": "слишком много запросов: повторите через {wait} с",
+        "table.too_many_yours": "у вас уже {limit} неоконченных столов: сначала доиграйте",
+        "table.server_full": "сервер полон ({limit} неоконченных столов): зайдите позже",
+        "table.bot_only_forbidden": "на этом сервере нет столов из одних ботов: посадите игрока",
+        "seat.token_in_url": "ключ места нельзя передавать в адресе: пошлите его в заголовке",
+        "table.closed": "стол {table} закрыт: слишком долго никто не ходил",
+        "table.broken": "стол {table} не загружается и отложен",
     },
 }
 

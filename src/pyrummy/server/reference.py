@@ -13,6 +13,16 @@ import html
 import re
 from typing import Any
 
+#: Where the server serves :data:`REFERENCE_CSS`.
+REFERENCE_CSS_PATH = "/api/reference.css"
+REFERENCE_CSS = (
+    "body{font-family:system-ui,sans-serif;max-width:860px;margin:auto;padding:12px;"
+    "line-height:1.45}code{background:#f1f3f1;padding:1px 4px;border-radius:4px}"
+    "h2{font-size:1.05rem;margin-top:1.6rem}table{border-collapse:collapse}"
+    "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}"
+    "pre{white-space:pre-wrap}\n"
+)
+
 
 def _schema_name(schema: dict[str, Any]) -> str:
     ref = schema.get("$ref", "")
@@ -40,11 +50,8 @@ def reference_html(openapi: dict[str, Any]) -> str:
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{escape(info.get('title', 'API'))} API</title>",
-        "<style>body{font-family:system-ui,sans-serif;max-width:860px;margin:auto;padding:12px;"
-        "line-height:1.45}code{background:#f1f3f1;padding:1px 4px;border-radius:4px}"
-        "h2{font-size:1.05rem;margin-top:1.6rem}table{border-collapse:collapse}"
-        "td,th{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left}"
-        "pre{white-space:pre-wrap}</style></head><body>",
+        # A stylesheet of its own, not inline: the CSP allows no inline style.
+        f"<link rel='stylesheet' href='{REFERENCE_CSS_PATH}'></head><body>",
         f"<h1>{escape(info.get('title', 'API'))} {escape(str(info.get('version', '')))}</h1>",
         f"<pre>{escape(str(info.get('description', '')).strip())}</pre>",
         "<p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>; "

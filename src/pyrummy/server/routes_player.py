@@ -68,7 +68,7 @@ def player_router(
     @router.get("/api/tables/{table_id}/hint")
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
         """A suggested legal move for the caller's seat (the ``medium`` bot) and why."""
-        table: LiveTable = manager().get(table_id)
+        table: LiveTable = await manager().get(table_id)
         seat = seat_of(request, table)
         if seat is None:
             raise TableError(401, "seat.token_missing")

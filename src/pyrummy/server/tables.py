@@ -23,23 +23,53 @@ import hmac
 import logging
 import random
 import secrets
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import func, select, update
+
 from pyrummy.core.actions import Action, ActionKind, parse_action
-from pyrummy.core.errors import IllegalActionError, RulesError
+from pyrummy.core.errors import RulesError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
-from pyrummy.server.storage import SeatSpec, Store, StoredAction, StoredTable, TableSpec
+from pyrummy.server.botpool import BotPool
+from pyrummy.server.storage import (
+    ACTIONS_TABLE,
+    TABLES_TABLE,
+    SeatSpec,
+    Store,
+    StoredAction,
+    StoredTable,
+    TableSpec,
+)
 
 log = logging.getLogger("pyrummy.server")
 Message = dict[str, Any]
+#: What a subscriber's queue holds: a message, or its JSON text encoded once for
+#: every subscriber of the same seat.
+Outgoing = Message | str
 #: A subscriber whose queue holds this many undelivered messages is dropped;
 #: it reconnects with its last sequence number and catches up.
 QUEUE_LIMIT = 500
 BOT_NAMES = ("easy", "medium", "hard", "random")
+#: The status of a stored table that could not be loaded (set aside, not deleted).
+QUARANTINED = "broken"
+#: The status of a table closed because its people left (not resumed at start).
+CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """How long tables live: seconds without a person's action before a live
+    table is closed as abandoned; seconds unused before an idle table leaves
+    memory (it is reloaded from storage on demand); how often to check."""
+
+    abandon_after: float = 6 * 60 * 60
+    idle_after: float = 10 * 60
+    sweep_every: float = 30.0
 
 
 class TableError(Exception):
@@ -108,7 +138,7 @@ class Subscriber:
     """One live connection watching a table from one seat (None: a spectator)."""
 
     seat: int | None
-    queue: asyncio.Queue[Message | None] = field(
+    queue: asyncio.Queue[Outgoing | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
     )
 
@@ -159,6 +189,11 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.bot_task: asyncio.Task[None] | None = None
+        self.bot_pool = BotPool()
+        #: When a person last acted here (wall clock; the creation before that).
+        self.last_human_at = self.spec.created_at
+        #: When this table was last asked for (monotonic): idle ones leave memory.
+        self.touched = time.monotonic()
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
 
     # -- identity -----------------------------------------------------------
@@ -185,7 +220,7 @@ class LiveTable:
         raise TableError(403, "seat.token_bad")
 
     # -- actions --------------------------------------------------------------
-    def apply(self, seat: int, text: str) -> StoredAction:
+    async def apply(self, seat: int, text: str) -> StoredAction:
         """Apply ``text`` for ``seat`` and store it, atomically.
 
         Raises ``TableError`` (not your turn, match over) or the core's
@@ -200,22 +235,26 @@ class LiveTable:
         action = parse_action(text)
         deals_before = len(self.match.finished_deals)
         stored = StoredAction(self.seq + 1, seat, str(action))
+        # The action goes to a copy, which becomes the table once stored:
+        # readers during the write (states, new subscribers) see the table
+        # as stored, never an action that may yet be refused. An illegal
+        # action raises here and changes nothing.
+        candidate = self.match.clone()
+        candidate.apply(action)
         try:
-            with self.store.transaction() as session:
-                self.match.apply(action)
-                result = self.result() if self.match.is_over else None
-                self.store.append_action(
-                    self.table_id, stored.seq, seat, stored.text, result, session
-                )
-        except IllegalActionError:
-            raise
+            result = self.result(candidate) if candidate.is_over else None
+            await self.store.append_action(self.table_id, stored.seq, seat, stored.text, result)
         except Exception:
             # The store refused (or something broke mid-way): storage is the
             # truth, so rebuild the table from it before answering.
             log.exception("table %s: action %r not stored", self.table_id, stored.text)
-            self._reload()
+            await self._reload()
             raise TableError(503, "server.busy") from None
+        self.match = candidate
         self.actions.append(stored)
+        self.touched = time.monotonic()
+        if seat in self.humans:
+            self.last_human_at = time.time()
         if len(self.match.finished_deals) > deals_before and not self.match.is_over:
             self.awaiting = set(self.humans)
         elif seat in self.awaiting:
@@ -223,8 +262,8 @@ class LiveTable:
         self._publish(stored)
         return stored
 
-    def _reload(self) -> None:
-        fresh = self.store.load_table(self.table_id)
+    async def _reload(self) -> None:
+        fresh = await self.store.load_table(self.table_id)
         if fresh is None:  # pragma: no cover - the row was there a moment ago
             return
         self.match = build_match(fresh.spec)
@@ -233,25 +272,27 @@ class LiveTable:
             self.match.apply(stored_action.text)
             self.actions.append(stored_action)
 
-    def acknowledge(self, seat: int) -> None:
+    async def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
+        self.last_human_at = time.time()
         if seat in self.awaiting:
-            self.store.set_acknowledged(self.table_id, seat, len(self.match.finished_deals))
+            await self.store.set_acknowledged(self.table_id, seat, len(self.match.finished_deals))
         self.awaiting.discard(seat)
         self._publish(None)
 
-    def set_bot_delay(self, delay: float) -> None:
-        self.store.set_bot_delay(self.table_id, delay)
+    async def set_bot_delay(self, delay: float) -> None:
+        await self.store.set_bot_delay(self.table_id, delay)
         self.bot_delay = delay
         self.spec = dataclasses.replace(self.spec, bot_delay=delay)
         self._publish(None)
 
-    def result(self) -> dict[str, Any]:
-        standings = self.match.standings
+    def result(self, match: Match | None = None) -> dict[str, Any]:
+        match = match or self.match
+        standings = match.standings
         return {
             "totals": [str(t) for t in standings.totals],
             "winners": list(standings.winners),
-            "deals": len(self.match.finished_deals),
+            "deals": len(match.finished_deals),
         }
 
     # -- events ---------------------------------------------------------------
@@ -284,7 +325,7 @@ class LiveTable:
         if self.on_change is not None:
             self.on_change(self, stored)
 
-    def deliver(self, subscriber: Subscriber, message: Message) -> None:
+    def deliver(self, subscriber: Subscriber, message: Outgoing) -> None:
         try:
             subscriber.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -319,22 +360,40 @@ class LiveTable:
                     continue
                 observation = self.match.observe(seat)
                 legal = self.match.legal_actions()
+                kind = self.spec.seats[seat].bot
                 try:
-                    action = await asyncio.to_thread(self.bots[seat].choose, observation, legal)
+                    action, self.bots[seat] = await self.bot_pool.choose(
+                        self.bots[seat], kind, observation, legal
+                    )
+                except TimeoutError:
+                    log.warning(
+                        "table %s: bot in seat %d thought over %.1f s: a random legal action",
+                        self.table_id,
+                        seat,
+                        self.bot_pool.think_limit,
+                    )
+                    action = random.choice(legal)
                 except Exception:
                     # A broken bot must not freeze the table: play on with any
                     # legal action (the core's list) and say so in the log.
                     log.exception("table %s: bot in seat %d failed", self.table_id, seat)
                     action = random.choice(legal)
-                self.apply(seat, str(action))
+                await self.apply(seat, str(action))
 
-    async def stop(self) -> None:
+    def is_idle(self) -> bool:
+        """Nobody watches and no bot is playing: the table may leave memory."""
+        bots_playing = self.bot_task is not None and not self.bot_task.done()
+        return not self.subscribers and not bots_playing and not self.lock.locked()
+
+    async def stop(self, reason: str | None = None) -> None:
+        """Stop the bots and close every socket (``reason``: a server message
+        key when the table itself ends, else the server is going away)."""
         if self.bot_task is not None:
             self.bot_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.bot_task
         for subscriber in list(self.subscribers):
-            self.deliver(subscriber, {"type": "closing"})
+            self.deliver(subscriber, {"type": "closing", "reason": reason})
 
 
 def new_table_spec(
@@ -354,7 +413,10 @@ def new_table_spec(
             raise RulesError(f"unknown bot {seat.bot!r}; bots are: {', '.join(BOT_NAMES)}")
     if seed is None:
         seed = secrets.randbits(62)
-    probe = new_match(rules, players=len(seats), seed=seed)
+    # The whole match is built here, names included, so that whatever the
+    # core refuses is refused before anything is stored.
+    names = [seat_name(seat, i) for i, seat in enumerate(seats)]
+    probe = new_match(rules, players=len(seats), seed=seed, names=names)
     return TableSpec(
         table_id=uuid.uuid4().hex[:12],
         preset=rules.name,
@@ -369,38 +431,177 @@ def new_table_spec(
 class TableManager:
     """Every table this process serves, loaded from storage on start."""
 
-    def __init__(self, store: Store, bot_factory: BotFactory = default_bot_factory) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bot_factory: BotFactory = default_bot_factory,
+        bot_pool: BotPool | None = None,
+        lifecycle: Lifecycle | None = None,
+    ) -> None:
         self.store = store
         self.bot_factory = bot_factory
+        self.bot_pool = bot_pool or BotPool()
+        self.lifecycle = lifecycle or Lifecycle()
+        self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
+        #: Set by ``cluster.Cluster`` when other processes share the database (B).
+        self.cluster: Any = None
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
 
-    def resume_all(self) -> int:
-        """Load every unfinished table and start its bots; returns how many."""
-        for table_id in self.store.table_ids(status="live"):
-            self.get(table_id)
+    async def resume_all(self) -> int:
+        """Load every unfinished table and start its bots; returns how many.
+
+        Tables nobody played for :attr:`Lifecycle.abandon_after` are closed
+        first, not replayed. A table that cannot be loaded is quarantined
+        (see :meth:`get`): the server starts with all the others.
+        """
+        closed = await self.close_abandoned_in_storage()
+        if closed:
+            log.info("pyrummy: %d abandoned table(s) closed", closed)
+        for table_id in await self.store.table_ids(status="live"):
+            with contextlib.suppress(TableError):
+                await self.get(table_id)
         for table in self.tables.values():
             table.wake_bots()
         return len(self.tables)
 
-    def get(self, table_id: str) -> LiveTable:
+    async def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is not None:
+            table.touched = time.monotonic()
+            if self.cluster is not None:
+                await self.cluster.refresh(table)
             return table
-        stored = self.store.load_table(table_id) if len(table_id) <= 32 else None
-        if stored is None:
+        if len(table_id) > 32:
             raise TableError(404, "table.not_found", table=table_id)
-        table = LiveTable(stored, self.store, self.bot_factory)
+        try:
+            stored = await self.store.load_table(table_id)
+            if stored is None:
+                raise TableError(404, "table.not_found", table=table_id)
+            if stored.status == QUARANTINED:
+                raise TableError(410, "table.broken", table=table_id)
+            if stored.status == CLOSED:
+                raise TableError(410, "table.closed", table=table_id)
+            table = self.tables.get(table_id)
+            if table is not None:  # loaded by another request while this one waited
+                return table
+            table = LiveTable(stored, self.store, self.bot_factory)
+        except TableError:
+            raise
+        except Exception:
+            # A row that no longer loads (edited by hand, a bug of an older
+            # version, a rules change) must not take the server down with it.
+            log.exception("table %s cannot be loaded: quarantined", table_id)
+            await self.quarantine(table_id)
+            raise TableError(410, "table.broken", table=table_id) from None
         table.on_change = self.on_change
-        self.tables[table_id] = table
-        return table
+        table.bot_pool = self.bot_pool
+        table.last_human_at = await self._last_human_action(table)
+        existing = self.tables.setdefault(table_id, table)
+        existing.touched = time.monotonic()
+        if existing is table and self.cluster is not None:
+            await self.cluster.adopt(table)
+        return existing
 
-    def create(self, spec: TableSpec) -> tuple[LiveTable, list[str | None]]:
+    async def _last_human_action(self, table: LiveTable) -> float:
+        if not table.humans:
+            return table.spec.created_at
+        async with self.store.transaction() as connection:
+            latest = await connection.scalar(
+                select(func.max(ACTIONS_TABLE.c.at)).where(
+                    ACTIONS_TABLE.c.table_id == table.table_id,
+                    ACTIONS_TABLE.c.seat.in_(table.humans),
+                )
+            )
+        return max(float(latest or 0.0), table.spec.created_at)
+
+    # -- lifecycle ----------------------------------------------------------------
+    def start_sweeping(self) -> None:
+        """Close abandoned tables and evict idle ones every so often (in the background)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.lifecycle.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:  # the sweeper must outlive a database hiccup
+                log.exception("sweeping tables failed")
+
+    async def sweep(self, now: float | None = None, monotonic_now: float | None = None) -> None:
+        """Close tables abandoned by their people; let idle tables leave memory."""
+        now = time.time() if now is None else now
+        monotonic_now = time.monotonic() if monotonic_now is None else monotonic_now
+        for table in list(self.tables.values()):
+            if not table.is_over and now - table.last_human_at > self.lifecycle.abandon_after:
+                await self.close(table)
+            elif table.is_idle() and (
+                table.is_over or monotonic_now - table.touched > self.lifecycle.idle_after
+            ):
+                # Stored already: it comes back from storage when asked for.
+                self.tables.pop(table.table_id, None)
+
+    async def close(self, table: LiveTable) -> None:
+        """Close an abandoned table: marked in storage, its bots and sockets stopped."""
+        async with self.store.transaction() as connection:
+            await connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table.table_id, TABLES_TABLE.c.status == "live")
+                .values(status=CLOSED)
+            )
+        self.tables.pop(table.table_id, None)
+        await table.stop(reason="table.closed")
+        log.info("table %s closed: no person acted for too long", table.table_id)
+
+    async def close_abandoned_in_storage(self, now: float | None = None) -> int:
+        """Close stored live tables with no action since the abandonment age.
+
+        At start nothing is in memory: a table whose last action of anybody is
+        that old has had no human action that recent either (bots wait for
+        people), so it is closed without being replayed.
+        """
+        cutoff = (time.time() if now is None else now) - self.lifecycle.abandon_after
+        recent = (
+            select(ACTIONS_TABLE.c.table_id)
+            .where(ACTIONS_TABLE.c.table_id == TABLES_TABLE.c.id, ACTIONS_TABLE.c.at >= cutoff)
+            .exists()
+        )
+        async with self.store.transaction() as connection:
+            result = await connection.execute(
+                update(TABLES_TABLE)
+                .where(
+                    TABLES_TABLE.c.status == "live",
+                    TABLES_TABLE.c.created_at < cutoff,
+                    ~recent,
+                )
+                .values(status=CLOSED)
+            )
+        return int(result.rowcount or 0)
+
+    async def quarantine(self, table_id: str) -> None:
+        """Mark the table unloadable so that no start tries it again (kept for study)."""
+        try:
+            async with self.store.transaction() as connection:
+                await connection.execute(
+                    update(TABLES_TABLE)
+                    .where(TABLES_TABLE.c.id == table_id)
+                    .values(status=QUARANTINED)
+                )
+        except Exception:
+            log.exception("table %s: could not be marked quarantined", table_id)
+
+    async def create(self, spec: TableSpec) -> tuple[LiveTable, list[str | None]]:
         tokens = [secrets.token_urlsafe(24) if s.kind == "human" else None for s in spec.seats]
-        self.store.create_table(spec, [token_digest(t) if t else None for t in tokens])
-        table = self.get(spec.table_id)
+        await self.store.create_table(spec, [token_digest(t) if t else None for t in tokens])
+        table = await self.get(spec.table_id)
         return table, tokens
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for table in self.tables.values():
             await table.stop()
+        self.bot_pool.shutdown()

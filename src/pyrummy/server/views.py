@@ -5,11 +5,23 @@ A seat's state is its :class:`~pyrummy.core.observation.Observation`
 is that seat's turn, the best arrangement of the seat's own hand, the
 deadwood each legal knock would leave. Nothing here reads another seat's
 hand, the stock or the seed of a match that is not over.
+
+A table's state changes only when an action is applied, a person moves on
+from a showdown or the bot delay changes, while it is read far more often:
+by the HTTP reply of every action and by the WebSocket event of every
+action, for each seat watching. So :func:`seat_state` keeps, per table, the
+states (and their JSON text) of the table as it is now, one per seat, and
+the summaries of finished deals, which never change. The cached dicts are
+shared: callers must not modify them.
 """
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import CardSet
@@ -80,8 +92,26 @@ def knock_outcomes(match: Match, hand: CardSet, legal: list[Any]) -> dict[str, i
     return result
 
 
-def match_summary(match: Match) -> dict[str, Any]:
+def deal_summary(number: int, deal: Deal) -> dict[str, Any]:
+    """A finished deal's outcome, as every seat may know it."""
+    settlement = deal.settlement
+    return {
+        "number": number,
+        "dealer": deal.dealer,
+        "outcome": settlement.outcome if settlement else None,
+        "net": [str(n) for n in settlement.net] if settlement else [],
+        "winners": list(settlement.winners) if settlement else [],
+        "transfers": [t.to_dict() for t in settlement.transfers] if settlement else [],
+    }
+
+
+def match_summary(match: Match, finished: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The match's score sheet; ``finished`` may hold the (unchanging) summaries
+    of the first finished deals, which are then not built again."""
     standings = match.standings
+    done = match.finished_deals
+    deals = list(finished or [])[: len(done)]
+    deals += [deal_summary(n, done[n - 1]) for n in range(len(deals) + 1, len(done) + 1)]
     return {
         "over": match.is_over,
         "deal_number": match.deal_number,
@@ -92,19 +122,7 @@ def match_summary(match: Match) -> dict[str, Any]:
         "totals": [str(t) for t in standings.totals],
         "order": list(standings.order),
         "winners": list(standings.winners),
-        "deals": [
-            {
-                "number": number,
-                "dealer": deal.dealer,
-                "outcome": deal.settlement.outcome if deal.settlement else None,
-                "net": [str(n) for n in deal.settlement.net] if deal.settlement else [],
-                "winners": list(deal.settlement.winners) if deal.settlement else [],
-                "transfers": [t.to_dict() for t in deal.settlement.transfers]
-                if deal.settlement
-                else [],
-            }
-            for number, deal in enumerate(match.finished_deals, start=1)
-        ],
+        "deals": deals,
     }
 
 
@@ -124,20 +142,109 @@ def observation_dict(observation: Observation) -> dict[str, Any]:
     return data
 
 
+@dataclass
+class _TableViews:
+    """One table's cached views (see the module's docstring)."""
+
+    #: What the states below were built from; any change empties them.
+    key: tuple[object, ...] = ()
+    states: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    encoded: dict[int | None, bytes] = field(default_factory=dict)
+    summary_of: tuple[object, ...] = ()
+    summary: dict[str, Any] = field(default_factory=dict)
+    finished_deals: list[dict[str, Any]] = field(default_factory=list)
+    #: By hand (card mask): a person's hand does not change while others play.
+    arrangements: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: By (hand, knock cards).
+    knocks: dict[tuple[int, tuple[str, ...]], dict[str, int]] = field(default_factory=dict)
+    #: By (finished deals, seat): the last showdown as that seat saw it.
+    last_deals: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
+
+
+_VIEWS: weakref.WeakKeyDictionary[LiveTable, _TableViews] = weakref.WeakKeyDictionary()
+
+
+def _views_now(table: LiveTable) -> _TableViews:
+    views = _VIEWS.get(table)
+    if views is None:
+        views = _VIEWS[table] = _TableViews()
+    match = table.match
+    # Every action changes the history's length, even an undo; the match
+    # object itself changes when the table is rebuilt from storage.
+    key = (
+        id(match),
+        table.seq,
+        len(match.finished_deals),
+        len(match.deal.history),
+        match.is_over,
+        frozenset(table.awaiting),
+        id(table.spec),
+        table.spec.bot_delay,
+    )
+    if key != views.key:
+        views.key = key
+        views.states.clear()
+        views.encoded.clear()
+    if len(views.finished_deals) > len(match.finished_deals):  # rebuilt shorter
+        views.finished_deals.clear()
+    if any(done != len(match.finished_deals) for done, _ in views.last_deals):
+        views.last_deals.clear()
+    for cache in (views.arrangements, views.knocks):
+        if len(cache) > 32:
+            cache.clear()
+    return views
+
+
+def _table_summary_of(table: LiveTable, views: _TableViews) -> dict[str, Any]:
+    status = "over" if table.match.is_over else "live"
+    if views.summary_of != (id(table.spec), table.spec.bot_delay, status):
+        views.summary_of = (id(table.spec), table.spec.bot_delay, status)
+        views.summary = table_summary(table.spec, status)
+    return views.summary
+
+
 def seat_state(table: LiveTable, seat: int | None) -> dict[str, Any]:
-    """Everything ``seat`` may know of the table now (None: a spectator)."""
+    """Everything ``seat`` may know of the table now (None: a spectator).
+
+    Shared with every other reader of the same seat's state until the table
+    changes: do not modify it.
+    """
+    views = _views_now(table)
+    state = views.states.get(seat)
+    if state is None:
+        state = views.states[seat] = _build_seat_state(table, seat, views)
+    return state
+
+
+def seat_state_json(table: LiveTable, seat: int | None) -> bytes:
+    """:func:`seat_state` as JSON (UTF-8), encoded once per table change."""
+    views = _views_now(table)
+    encoded = views.encoded.get(seat)
+    if encoded is None:
+        encoded = views.encoded[seat] = encode(seat_state(table, seat))
+    return encoded
+
+
+def encode(data: Any) -> bytes:
+    """Compact JSON (UTF-8) of what the API sends."""
+    return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+
+
+def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) -> dict[str, Any]:
     match = table.match
     observation = match.observe(seat)
     my_turn = seat is not None and match.current_seat == seat
     legal = match.legal_actions() if my_turn else []
+    summary = match_summary(match, views.finished_deals)
+    views.finished_deals = summary["deals"]
     state: dict[str, Any] = {
-        "table": table_summary(table.spec, "over" if match.is_over else "live"),
+        "table": _table_summary_of(table, views),
         "seq": table.seq,
         "seat": seat,
         "observation": observation_dict(observation),
         "legal_actions": [str(a) for a in legal],
         "awaiting_continue": seat in table.awaiting,
-        "match": match_summary(match),
+        "match": summary,
         "last_deal": None,
         "arrangement": None,
         "knock_deadwood": {},
@@ -148,14 +255,26 @@ def seat_state(table: LiveTable, seat: int | None) -> dict[str, Any]:
         ],
     }
     if seat is not None:
-        state["arrangement"] = arrangement_dict(observation.hand, match.rules)
-        state["knock_deadwood"] = knock_outcomes(match, observation.hand, legal)
+        hand = observation.hand
+        arrangement = views.arrangements.get(hand.mask)
+        if arrangement is None:
+            arrangement = views.arrangements[hand.mask] = arrangement_dict(hand, match.rules)
+        state["arrangement"] = arrangement
+        knocks = (hand.mask, tuple(str(a) for a in legal if a.kind is ActionKind.KNOCK))
+        if knocks[1]:
+            outcomes = views.knocks.get(knocks)
+            if outcomes is None:
+                outcomes = views.knocks[knocks] = knock_outcomes(match, hand, legal)
+            state["knock_deadwood"] = outcomes
     if match.finished_deals:
-        last = match.finished_deals[-1]
-        state["last_deal"] = {
-            "number": len(match.finished_deals),
-            "observation": observation_dict(last.observe(seat)),
-        }
+        done = len(match.finished_deals)
+        last_deal = views.last_deals.get((done, seat))
+        if last_deal is None:
+            last_deal = views.last_deals[(done, seat)] = {
+                "number": done,
+                "observation": observation_dict(match.finished_deals[-1].observe(seat)),
+            }
+        state["last_deal"] = last_deal
     if match.is_over:
         state["record"] = match.record(seed=True)
     return state
@@ -165,6 +284,12 @@ def event_with_state(table: LiveTable, stored: StoredAction, seat: int | None) -
     message = table.event_summary(stored, seat)
     message["state"] = seat_state(table, seat)
     return message
+
+
+def event_with_state_json(table: LiveTable, stored: StoredAction, seat: int | None) -> str:
+    """:func:`event_with_state` as JSON text, reusing the state's cached JSON."""
+    head = encode(table.event_summary(stored, seat))
+    return (head[:-1] + b',"state":' + seat_state_json(table, seat) + b"}").decode()
 
 
 # -- replays of finished matches ----------------------------------------------------

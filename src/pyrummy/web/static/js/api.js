@@ -105,8 +105,12 @@ export class TableSocket {
     const token = tokenFor(this.tableId);
     const query = new URLSearchParams();
     if (since !== null && since !== undefined) query.set("since", String(since));
-    if (token) query.set("token", token);
-    this.ws = new WebSocket(`${scheme}://${location.host}/api/tables/${this.tableId}/ws?${query}`);
+    // The token never goes in the URL: it rides as a subprotocol (a header).
+    const protocols = token ? ["pyrummy", `pyrummy.token.${token}`] : ["pyrummy"];
+    this.ws = new WebSocket(
+      `${scheme}://${location.host}/api/tables/${this.tableId}/ws?${query}`,
+      protocols,
+    );
     this.ws.onopen = () => {
       this.retry = 0;
       this.onStatus(true);

@@ -1,0 +1,659 @@
+"""Load on the web game: many tables, one person per table, measured end to end.
+
+A bounded loopback load generator. It starts ``pyrummy serve`` itself on a
+free port of 127.0.0.1 (or drives one already running on a loopback address,
+``--url``), creates ``--tables`` tables of one human seat against bots, opens
+one WebSocket per table and plays the human seat: each time it is that seat's
+turn it waits ``--think`` seconds, then posts one action. Bots play
+server-side at their delay (``--bot-delay``). With ``--think 0`` (stress)
+every seat acts as soon as it may.
+
+Reported, over the measured window (after the ramp):
+
+* human-action round trip, p50/p95/p99/max: from sending the POST to its HTTP
+  reply (``http``), and to the WebSocket event of that action (``ws``);
+* actions/s (every event on the WebSockets: people's and bots'), the
+  people's actions/s, tables created, and every error by kind (any non-2xx,
+  lost connection, event not seen within ``--event-timeout``);
+* server CPU (user+system of the server process and all its children, from
+  /proc) per second and per action, and its RSS (sum over the processes) at
+  the start, end and peak; ``--rss-every`` prints RSS along the way (soak).
+
+Bounded: the run stops by itself after ``--duration`` seconds (at most 2 h) or
+``--max-actions`` people's actions, whichever comes first; at most 2,000
+tables; loopback addresses only. It stops the server it started.
+
+Examples::
+
+    .venv/bin/python benchmarks/load.py --tables 200 --think 1 --duration 60
+    .venv/bin/python benchmarks/load.py --tables 50 --think 0 --duration 30     # stress
+    .venv/bin/python benchmarks/load.py --tables 200 --think 1 --duration 600 --rss-every 30
+    .venv/bin/python benchmarks/load.py --tables 200 --think 1 --postgres \\
+        --server-args "--rate-limit off --workers 2"
+
+Client: aiohttp (HTTP keep-alive pool and WebSockets); the seat token goes
+in the ``X-Seat-Token`` header, the WebSocket sends the page's own Origin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import math
+import os
+import platform
+import random
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import aiohttp
+
+MAX_TABLES = 2000
+MAX_DURATION = 2 * 60 * 60
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
+# -- the server's processes, from /proc -------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError):
+            found += [int(p) for p in task.read_text().split()]
+    return found
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every descendant (workers, a bot pool)."""
+    tree, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        tree.append(current)
+        todo += _children(current)
+    return tree
+
+
+@dataclass
+class Usage:
+    cpu_seconds: float
+    rss_bytes: int
+    processes: int
+
+
+def usage_of(pid: int) -> Usage:
+    """CPU (user+system, plus reaped children's) and RSS summed over the tree."""
+    cpu = 0.0
+    rss = 0
+    pids = process_tree(pid)
+    for each in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = Path(f"/proc/{each}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2 :].split()
+            # fields[11..14]: utime stime cutime cstime; fields[21]: rss pages
+            cpu += sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
+            rss += int(fields[21]) * PAGE_SIZE
+    return Usage(cpu, rss, len(pids))
+
+
+# -- measurements ------------------------------------------------------------------------
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending list (``q`` in 0-100)."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, min(len(sorted_values), math.ceil(q * len(sorted_values) / 100)))
+    return sorted_values[rank - 1]
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    http_ms: list[float] = field(default_factory=list)
+    ws_ms: list[float] = field(default_factory=list)
+    human_actions: int = 0
+    events: int = 0
+    tables_created: int = 0
+    matches_finished: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    error_examples: dict[str, str] = field(default_factory=dict)
+
+    def error(self, kind: str, example: str) -> None:
+        self.errors[kind] += 1
+        self.error_examples.setdefault(kind, example[:300])
+
+
+# -- one table ---------------------------------------------------------------------------
+
+
+def choose_action(state: dict[str, Any], rng: random.Random) -> str:
+    """A plausible person: knock with the least deadwood once it is 5 or less, draw from the
+    stock, throw away deadwood; otherwise any legal action."""
+    legal: list[str] = state["legal_actions"]
+    knocks = state.get("knock_deadwood") or {}
+    if knocks:
+        card = min(knocks, key=lambda c: knocks[c])
+        if knocks[card] <= 5 and f"knock {card}" in legal:
+            return f"knock {card}"
+    if "draw stock" in legal:
+        return "draw stock"
+    arrangement = state.get("arrangement") or {}
+    for card in reversed(arrangement.get("deadwood_cards") or []):
+        if f"discard {card}" in legal:
+            return f"discard {card}"
+    plain = [a for a in legal if a != "undo"] or legal
+    return rng.choice(plain)
+
+
+class Player:
+    """The person's seat at one table slot; a finished match starts a new table."""
+
+    def __init__(self, index: int, run: Run) -> None:
+        self.index = index
+        self.run = run
+        self.rng = random.Random(index)
+        self.state: dict[str, Any] | None = None
+        self.seq = 0
+        self.changed = asyncio.Event()
+        #: seq of the person's action in flight -> when it was sent
+        self.pending: dict[int, float] = {}
+
+    async def play(self) -> None:
+        while not self.run.stopping.is_set():
+            try:
+                await self._one_table()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # every failure is counted and the slot goes on
+                self.run.stats.error(f"table:{type(exc).__name__}", repr(exc))
+                await self.run.sleep(1.0)
+
+    async def _one_table(self) -> None:
+        run = self.run
+        body = {"preset": run.args.preset, "bots": run.bots, "bot_delay": run.args.bot_delay}
+        async with run.http.post(f"{run.url}/api/tables", json=body) as response:
+            if response.status != 201:
+                run.stats.error(f"create:{response.status}", await response.text())
+                await run.sleep(2.0)
+                return
+            created = await response.json(loads=json.loads)
+        run.stats.tables_created += 1
+        table_id = created["table"]["id"]
+        token = created["token"]
+        headers = {"X-Seat-Token": token}
+        self.state = created["state"]
+        self.seq = self.state["seq"]
+        self.pending.clear()
+        ws_url = f"{run.ws_url}/api/tables/{table_id}/ws?since={self.seq}"
+        async with run.http.ws_connect(
+            ws_url, headers=headers, origin=run.url, autoping=True, max_msg_size=0
+        ) as ws:
+            reader = asyncio.create_task(self._read(ws, headers, table_id))
+            try:
+                await self._act(table_id, headers)
+            finally:
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await reader
+
+    def _take(self, state: dict[str, Any]) -> None:
+        if state["seq"] >= self.seq:
+            self.seq = state["seq"]
+            self.state = state
+            self.changed.set()
+
+    async def _read(self, ws: aiohttp.ClientWebSocketResponse, headers: Any, table_id: str) -> None:
+        run = self.run
+        async for message in ws:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(message.data)
+            if data.get("type") == "event":
+                now = time.perf_counter()
+                seq = data["seq"]
+                sent = self.pending.pop(seq, None)
+                if sent is not None and run.stats.measuring:
+                    run.stats.ws_ms.append((now - sent) * 1000)
+                if run.stats.measuring:
+                    run.stats.events += 1
+                if "state" in data:
+                    self._take(data["state"])
+                elif seq > self.seq:
+                    await self._refresh(table_id, headers)
+            elif data.get("type") == "state" and "state" in data:
+                self._take(data["state"])
+        if not run.stopping.is_set():
+            run.stats.error("ws:closed", f"close code {ws.close_code}")
+        self.changed.set()
+
+    async def _refresh(self, table_id: str, headers: Any) -> None:
+        run = self.run
+        async with run.http.get(f"{run.url}/api/tables/{table_id}/state", headers=headers) as r:
+            if r.status == 200:
+                self._take(await r.json(loads=json.loads))
+            else:
+                run.stats.error(f"state:{r.status}", await r.text())
+
+    async def _act(self, table_id: str, headers: Any) -> None:
+        run = self.run
+        while not run.stopping.is_set():
+            state = self.state
+            assert state is not None
+            if state["table"]["status"] == "over" or state["match"]["over"]:
+                run.stats.matches_finished += 1
+                return
+            if state.get("awaiting_continue"):
+                path, body, expect_event = "continue", None, False
+            elif state["legal_actions"]:
+                action = choose_action(state, self.rng)
+                path, body, expect_event = "actions", {"action": action}, True
+            else:
+                self.changed.clear()
+                try:
+                    await asyncio.wait_for(self.changed.wait(), run.args.event_timeout)
+                except TimeoutError:
+                    if not run.stopping.is_set():
+                        run.stats.error("turn:timeout", f"table {table_id} seq {self.seq}")
+                        await self._refresh(table_id, headers)
+                continue
+            if run.args.think > 0 and await run.sleep(run.args.think * self.rng.uniform(0.5, 1.5)):
+                return
+            seq = state["seq"] + 1
+            sent = time.perf_counter()
+            if expect_event:
+                self.pending[seq] = sent
+            async with run.http.post(
+                f"{run.url}/api/tables/{table_id}/{path}", json=body, headers=headers
+            ) as response:
+                text = await response.read()
+                elapsed = (time.perf_counter() - sent) * 1000
+                if response.status != 200:
+                    self.pending.pop(seq, None)
+                    run.stats.error(f"{path}:{response.status}", text.decode(errors="replace"))
+                    await self._refresh(table_id, headers)
+                    continue
+            if run.stats.measuring and expect_event:
+                run.stats.http_ms.append(elapsed)
+                run.stats.human_actions += 1
+            self._take(json.loads(text))
+            if expect_event:
+                await self._event_seen(seq, table_id)
+
+    async def _event_seen(self, seq: int, table_id: str) -> None:
+        """Wait for the event of our own action (the round trip's second half)."""
+        deadline = time.perf_counter() + self.run.args.event_timeout
+        while seq in self.pending and time.perf_counter() < deadline:
+            if self.run.stopping.is_set():
+                return
+            self.changed.clear()
+            if seq not in self.pending:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), deadline - time.perf_counter())
+        if self.pending.pop(seq, None) is not None and self.run.stats.measuring:
+            self.run.stats.error("event:timeout", f"table {table_id} seq {seq}")
+
+
+# -- the run -----------------------------------------------------------------------------
+
+
+class Run:
+    def __init__(self, args: argparse.Namespace, url: str, http: aiohttp.ClientSession) -> None:
+        self.args = args
+        self.url = url
+        self.ws_url = "ws" + url[4:]
+        self.http = http
+        self.bots = [args.bot] * (args.players - 1)
+        self.stats = Stats()
+        self.stopping = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> bool:
+        """Sleep unless the run stops first; True when it stopped."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stopping.wait(), seconds)
+        return self.stopping.is_set()
+
+
+async def drive(
+    args: argparse.Namespace, url: str, server_pid: int | None, db_pid: int | None = None
+) -> dict[str, Any]:
+    # Idle connections are dropped before uvicorn's 5 s keep-alive ends them:
+    # a request sent on a connection the server is closing fails for nothing.
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=2.0)
+    timeout = aiohttp.ClientTimeout(total=args.event_timeout * 3)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+        run = Run(args, url, http)
+        players = [Player(i, run) for i in range(args.tables)]
+        tasks = []
+        for i, player in enumerate(players):
+            tasks.append(asyncio.create_task(player.play()))
+            # Spread the tables' first moves over the ramp.
+            await asyncio.sleep(args.ramp / max(1, args.tables))
+            if i == 0 and not tasks[0].done():
+                await asyncio.sleep(0)
+        await asyncio.sleep(args.warmup)
+        stats = run.stats
+        stats.measuring = True
+        begin_wall = time.perf_counter()
+        begin_self = time.process_time()
+        begin = usage_of(server_pid) if server_pid else None
+        db_begin = usage_of(db_pid) if db_pid else None
+        rss_series: list[tuple[float, int]] = []
+        peak_rss = begin.rss_bytes if begin else 0
+        deadline = begin_wall + args.duration
+        next_rss = begin_wall + args.rss_every if args.rss_every else None
+        while time.perf_counter() < deadline and stats.human_actions < args.max_actions:
+            await asyncio.sleep(0.5)
+            if server_pid:
+                now = usage_of(server_pid)
+                peak_rss = max(peak_rss, now.rss_bytes)
+                if next_rss is not None and time.perf_counter() >= next_rss:
+                    elapsed = time.perf_counter() - begin_wall
+                    rss_series.append((round(elapsed), now.rss_bytes))
+                    print(
+                        f"  t={elapsed:5.0f}s rss={now.rss_bytes / 2**20:7.1f} MiB "
+                        f"actions={stats.events} errors={sum(stats.errors.values())}",
+                        flush=True,
+                    )
+                    next_rss += args.rss_every
+        seconds = time.perf_counter() - begin_wall
+        end = usage_of(server_pid) if server_pid else None
+        db_end = usage_of(db_pid) if db_pid else None
+        self_cpu = time.process_time() - begin_self
+        stats.measuring = False
+        run.stopping.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    result = report(args, stats, seconds, begin, end, peak_rss, self_cpu, rss_series)
+    if db_begin and db_end:
+        result["database_cpu_per_s"] = round(
+            (db_end.cpu_seconds - db_begin.cpu_seconds) / seconds, 3
+        )
+    return result
+
+
+def report(
+    args: argparse.Namespace,
+    stats: Stats,
+    seconds: float,
+    begin: Usage | None,
+    end: Usage | None,
+    peak_rss: int,
+    self_cpu: float,
+    rss_series: list[tuple[float, int]],
+) -> dict[str, Any]:
+    def summary(values: list[float]) -> dict[str, float]:
+        ordered = sorted(values)
+        return {
+            "n": len(ordered),
+            "p50": round(percentile(ordered, 50), 2),
+            "p95": round(percentile(ordered, 95), 2),
+            "p99": round(percentile(ordered, 99), 2),
+            "max": round(ordered[-1], 2) if ordered else float("nan"),
+        }
+
+    result: dict[str, Any] = {
+        "tables": args.tables,
+        "think_s": args.think,
+        "bot_delay_s": args.bot_delay,
+        "bots": [args.bot] * (args.players - 1),
+        "seconds": round(seconds, 1),
+        "http_ms": summary(stats.http_ms),
+        "ws_ms": summary(stats.ws_ms),
+        "human_actions": stats.human_actions,
+        "human_actions_per_s": round(stats.human_actions / seconds, 1),
+        "actions": stats.events,
+        "actions_per_s": round(stats.events / seconds, 1),
+        "tables_created": stats.tables_created,
+        "matches_finished": stats.matches_finished,
+        "errors": sum(stats.errors.values()),
+        "errors_by_kind": dict(stats.errors),
+        "error_examples": stats.error_examples,
+        "generator_cpu_per_s": round(self_cpu / seconds, 3),
+        "load_average": os.getloadavg(),
+    }
+    if begin and end:
+        cpu = end.cpu_seconds - begin.cpu_seconds
+        result |= {
+            "server_processes": end.processes,
+            "server_cpu_per_s": round(cpu / seconds, 3),
+            "server_cpu_ms_per_action": round(1000 * cpu / stats.events, 3)
+            if stats.events
+            else None,
+            "server_rss_mib": {
+                "start": round(begin.rss_bytes / 2**20, 1),
+                "end": round(end.rss_bytes / 2**20, 1),
+                "peak": round(peak_rss / 2**20, 1),
+            },
+        }
+    if rss_series:
+        result["rss_series_mib"] = [(t, round(r / 2**20, 1)) for t, r in rss_series]
+    return result
+
+
+def print_report(result: dict[str, Any]) -> None:
+    print(
+        f"\n{result['tables']} tables, think {result['think_s']} s, bots {result['bots']} "
+        f"at {result['bot_delay_s']} s, measured {result['seconds']} s"
+    )
+    for name in ("http_ms", "ws_ms"):
+        s = result[name]
+        print(
+            f"  human action round trip {name[:-3]:>4}: n={s['n']} p50={s['p50']} ms "
+            f"p95={s['p95']} ms p99={s['p99']} ms max={s['max']} ms"
+        )
+    print(
+        f"  actions/s {result['actions_per_s']} (people {result['human_actions_per_s']}), "
+        f"tables created {result['tables_created']}, errors {result['errors']} "
+        f"{result['errors_by_kind'] or ''}"
+    )
+    for kind, example in result["error_examples"].items():
+        print(f"    {kind}: {example}")
+    if "database_cpu_per_s" in result:
+        print(f"  database (PostgreSQL): CPU {result['database_cpu_per_s']} s/s")
+    if "server_cpu_per_s" in result:
+        rss = result["server_rss_mib"]
+        print(
+            f"  server ({result['server_processes']} process(es)): CPU {result['server_cpu_per_s']} s/s, "
+            f"{result['server_cpu_ms_per_action']} ms per action; RSS {rss['start']} -> "
+            f"{rss['end']} MiB (peak {rss['peak']})"
+        )
+    print(
+        f"  generator CPU {result['generator_cpu_per_s']} s/s; load average "
+        f"{' '.join(f'{x:.2f}' for x in result['load_average'])}"
+    )
+
+
+# -- the server --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def require_loopback(url: str) -> None:
+    host = urlsplit(url).hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise SystemExit(f"load.py drives loopback servers only, not {host!r}")
+
+
+async def wait_ready(url: str, process: subprocess.Popen[bytes] | None, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    async with aiohttp.ClientSession() as http:
+        while time.monotonic() < deadline:
+            if process is not None and process.poll() is not None:
+                raise SystemExit(f"the server exited with code {process.returncode}")
+            with contextlib.suppress(aiohttp.ClientError, OSError):
+                async with http.get(f"{url}/api/presets") as response:
+                    if response.status == 200:
+                        return
+            await asyncio.sleep(0.2)
+    raise SystemExit(f"the server at {url} did not answer within {seconds} s")
+
+
+def start_postgres(folder: Path) -> tuple[str, int]:
+    """A throwaway PostgreSQL cluster (scripts/pg-cluster.sh): its URL and postmaster's pid."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "pg-cluster.sh"
+    url = subprocess.run(
+        ["bash", str(script), "start", str(folder)], check=True, capture_output=True, text=True
+    ).stdout.split()[-1]
+    pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
+    print(f"postgres: {url} (pid {pid})", flush=True)
+    return url, pid
+
+
+def stop_postgres(folder: Path) -> None:
+    script = Path(__file__).resolve().parents[1] / "scripts" / "pg-cluster.sh"
+    subprocess.run(["bash", str(script), "stop", str(folder)], check=False)
+
+
+def start_server(
+    args: argparse.Namespace, data_dir: Path, database_url: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "pyrummy.cli.main",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        *shlex.split(args.server_args),
+    ]
+    env = dict(os.environ)
+    if database_url:
+        env["DATABASE_URL"] = database_url  # what an operator sets, as --database-url
+    print("server:", " ".join(command), flush=True)
+    process = subprocess.Popen(command, start_new_session=True, env=env)
+    return process, f"http://127.0.0.1:{port}"
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server and every process it started (workers, a bot pool)."""
+    started = process_tree(process.pid)
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    time.sleep(0.5)
+    # A pool worker may outlive its server (re-parented to init), even one
+    # started while the server was shutting down: the whole group goes.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    for pid in started[1:]:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="tables played at once")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="person's think time (s); 0: stress"
+    )
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.8, help="bots' pause between steps (s)"
+    )
+    parser.add_argument("--bot", default="easy", help="the bots' difficulty")
+    parser.add_argument("--players", type=int, default=3, help="seats per table (one person)")
+    parser.add_argument("--preset", default="knock", help="the game (default: as the lobby)")
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--max-actions", type=int, default=10**9, help="stop after this many")
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds to open all tables")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds after the ramp")
+    parser.add_argument("--event-timeout", type=float, default=10.0)
+    parser.add_argument("--rss-every", type=float, default=0.0, help="print RSS every N s")
+    parser.add_argument("--url", help="a server already running on a loopback address")
+    parser.add_argument("--server-pid", type=int, help="its process id (for CPU and RSS)")
+    parser.add_argument(
+        "--server-args",
+        default="--rate-limit off",
+        help="`pyrummy serve` arguments (default: --rate-limit off, as every table comes from"
+        " one address); e.g. add --workers 2",
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start a throwaway PostgreSQL cluster (scripts/pg-cluster.sh) and serve from it",
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    if not 1 <= args.tables <= MAX_TABLES:
+        parser.error(f"--tables is 1-{MAX_TABLES}")
+    if not 0 < args.duration <= MAX_DURATION:
+        parser.error(f"--duration is at most {MAX_DURATION} s")
+    if args.think < 0 or args.bot_delay < 0:
+        parser.error("times are not negative")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    process: subprocess.Popen[bytes] | None = None
+    db_pid: int | None = None
+    with tempfile.TemporaryDirectory(prefix="pyrummy-load-") as tmp:
+        # Its own folder under /tmp: the cluster's owner (postgres) must reach it.
+        cluster = Path(tempfile.mkdtemp(prefix="pyrummy-load-pg-"))
+        if args.url:
+            url = args.url.rstrip("/")
+            require_loopback(url)
+            server_pid = args.server_pid
+        else:
+            database_url = None
+            if args.postgres:
+                database_url, db_pid = start_postgres(cluster)
+            process, url = start_server(args, Path(tmp), database_url)
+            server_pid = process.pid
+        try:
+            asyncio.run(wait_ready(url, process, 60))
+            print(
+                f"load: {args.tables} tables, think {args.think} s, ramp {args.ramp} s, "
+                f"warm-up {args.warmup} s, measuring {args.duration} s; "
+                f"{platform.python_version()}, {os.cpu_count()} cores",
+                flush=True,
+            )
+            result = asyncio.run(drive(args, url, server_pid, db_pid))
+        finally:
+            if process is not None:
+                stop_server(process)
+            if db_pid is not None:
+                stop_postgres(cluster)
+            shutil.rmtree(cluster, ignore_errors=True)
+    print_report(result)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    return 0 if result["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""Bots think in worker processes, within a time limit per decision.
+
+A knock-rummy decision of the hard bot costs a few hundred milliseconds of
+CPU, the easy bot's up to tens: on the event loop (or in a thread, under the
+GIL) that would stall every other table. Here each decision is sent with the
+bot's state to a worker process and the bot comes back with its state
+advanced (its random generator included), so a table plays exactly as if the
+bot lived in the server.
+
+A decision that takes longer than ``think_limit`` seconds is abandoned: the
+table plays a legal action at random (logged) and goes on; a worker that dies
+is replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+from collections.abc import Sequence
+from typing import Any
+
+from pyrummy.core.actions import Action
+from pyrummy.core.observation import Observation
+
+log = logging.getLogger("pyrummy.server")
+
+#: Bots cheap enough to decide on the event loop (microseconds per decision).
+INLINE_BOTS = frozenset({"random"})
+#: The default bound on one bot decision, in seconds.
+DEFAULT_THINK_LIMIT = 5.0
+
+
+def choose_in_worker(
+    bot: Any, observation: Observation, legal: Sequence[Action]
+) -> tuple[Any, Any]:
+    """Runs in a worker: the decision, and the bot as it is after making it."""
+    return bot.choose(observation, legal), bot
+
+
+def _ready(workers: int) -> int:
+    """Runs in a worker: imports the bots; waits a moment so that every worker gets one."""
+    import time
+
+    import pyrummy.bots  # noqa: F401
+
+    time.sleep(0.05 if workers > 1 else 0)
+    return workers
+
+
+class BotPool:
+    """Where bot decisions run: ``workers`` processes (0: a thread of this process)."""
+
+    def __init__(self, workers: int = 0, think_limit: float = DEFAULT_THINK_LIMIT) -> None:
+        self.workers = workers
+        self.think_limit = think_limit
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn, not fork: the server has threads (database drivers) that a
+            # forked child would inherit mid-operation.
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._executor
+
+    async def warm_up(self) -> None:
+        """Start the workers now (a spawned worker takes a second or more to
+        import the bots), so that no first decision spends its time limit on it."""
+        if self.workers <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        await asyncio.gather(
+            *(loop.run_in_executor(pool, _ready, self.workers) for _ in range(self.workers))
+        )
+
+    async def choose(
+        self, bot: Any, kind: str | None, observation: Observation, legal: Sequence[Action]
+    ) -> tuple[Any, Any]:
+        """``(action, bot)``: the decision and the bot to keep for the next one.
+
+        Raises ``TimeoutError`` past :attr:`think_limit`, or what the bot raised.
+        """
+        if kind in INLINE_BOTS:
+            return bot.choose(observation, legal), bot
+        if self.workers <= 0:
+            action = await asyncio.wait_for(
+                asyncio.to_thread(bot.choose, observation, legal), self.think_limit
+            )
+            return action, bot
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(
+                self._pool(), choose_in_worker, bot, observation, list(legal)
+            )
+            return await asyncio.wait_for(future, self.think_limit)
+        except concurrent.futures.BrokenExecutor:
+            log.error("bot worker died: starting new workers")
+            self.shutdown()
+            raise
+
+    def shutdown(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,245 @@
+"""Several server processes on one PostgreSQL database.
+
+Any process answers any request for any table: no sticky sessions, so
+``pyrummy serve`` processes on other ports or hosts can sit behind one
+address. What keeps them consistent:
+
+* **Storage decides the order.** An action is stored as ``(table, seq)``, the
+  primary key: two processes can never both store action ``seq``. Before a
+  process answers for a table it has in memory, it reads the actions stored
+  after the ones it knows (one indexed query) and applies them, so a client
+  acting through one process and reading through another sees its own
+  actions.
+* **Events reach every process.** Storing an action (or a "Next deal", or a
+  bot pause change) sends ``NOTIFY pyrummy, 'table:seq'`` in the same
+  transaction; every process ``LISTEN``\\ s, catches the table up and sends
+  the events, in order and once each, to its own WebSocket subscribers.
+* **One process plays a table's bots**: the one holding the table's
+  PostgreSQL advisory lock, taken on a connection kept open for that. Other
+  processes keep the table's bots switched off. When the owner dies, its
+  connection closes, the lock is free, and the next sweep (every
+  ``takeover_every`` seconds) of another process takes the table over and
+  plays on from the stored actions.
+
+SQLite stays single-process: this module is only used on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import psycopg
+from sqlalchemy import select
+
+from pyrummy.server.storage import (
+    ACTIONS_TABLE,
+    NOTIFY_CHANNEL,
+    TABLES_TABLE,
+    Store,
+    StoredAction,
+)
+from pyrummy.server.tables import LiveTable, TableManager
+
+log = logging.getLogger("pyrummy.server")
+
+
+def conninfo(url: str) -> str:
+    """A libpq connection string from a SQLAlchemy URL (``postgresql+psycopg://...``).
+
+    >>> conninfo("postgresql+psycopg://u@127.0.0.1:5432/db")
+    'postgresql://u@127.0.0.1:5432/db'
+    """
+    return "postgresql://" + url.partition("://")[2]
+
+
+def lock_key(table_id: str) -> int:
+    """The advisory lock number of a table (a stable signed 64-bit integer).
+
+    >>> lock_key("abc") == lock_key("abc") != lock_key("abd")
+    True
+    """
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:8], "big", signed=True)
+
+
+async def catch_up(table: LiveTable, store: Store) -> int:
+    """Apply the actions stored after the ones ``table`` knows, publishing each
+    one (in order) to this process's subscribers; returns how many."""
+    async with store.transaction() as connection:
+        rows = (
+            await connection.execute(
+                select(ACTIONS_TABLE.c.seq, ACTIONS_TABLE.c.seat, ACTIONS_TABLE.c.text)
+                .where(ACTIONS_TABLE.c.table_id == table.table_id, ACTIONS_TABLE.c.seq > table.seq)
+                .order_by(ACTIONS_TABLE.c.seq)
+            )
+        ).all()
+    applied = 0
+    for seq, seat, text in rows:
+        if seq != table.seq + 1:  # already applied meanwhile, or a gap: next time
+            continue
+        stored = StoredAction(seq, seat, text)
+        deals_before = len(table.match.finished_deals)
+        candidate = table.match.clone()
+        candidate.apply(text)
+        table.match = candidate
+        table.actions.append(stored)
+        # The same bookkeeping as LiveTable.apply: who still looks at a showdown.
+        if len(table.match.finished_deals) > deals_before and not table.match.is_over:
+            table.awaiting = set(table.humans)
+        elif seat in table.awaiting:
+            table.awaiting.discard(seat)
+        if table.on_change is not None:
+            table.on_change(table, stored)
+        applied += 1
+    return applied
+
+
+async def refresh_meta(table: LiveTable, store: Store) -> None:
+    """Take the acknowledged showdowns and the bot pause another process stored."""
+    async with store.transaction() as connection:
+        row = (
+            await connection.execute(
+                select(TABLES_TABLE.c.acknowledged_json, TABLES_TABLE.c.bot_delay).where(
+                    TABLES_TABLE.c.id == table.table_id
+                )
+            )
+        ).first()
+    if row is None:
+        return
+    import dataclasses
+    import json
+
+    acknowledged = {int(k): int(v) for k, v in json.loads(row[0] or "{}").items()}
+    finished = len(table.match.finished_deals)
+    table.awaiting = {s for s in table.awaiting if acknowledged.get(s, 0) < finished}
+    if row[1] != table.bot_delay:
+        table.bot_delay = float(row[1])
+        table.spec = dataclasses.replace(table.spec, bot_delay=table.bot_delay)
+    if table.on_change is not None:
+        table.on_change(table, None)
+
+
+class Cluster:
+    """This process's part in a cluster: listening, catching up, owning bots."""
+
+    def __init__(self, store: Store, manager: TableManager, takeover_every: float = 1.0) -> None:
+        self.store = store
+        self.manager = manager
+        self.takeover_every = takeover_every
+        #: The bots of tables another process owns, switched off here.
+        self._idle_bots: dict[str, dict[int, Any]] = {}
+        self._owned: set[str] = set()
+        self._listener: psycopg.AsyncConnection[Any] | None = None
+        self._locks: psycopg.AsyncConnection[Any] | None = None
+        self._lock_guard = asyncio.Lock()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @classmethod
+    async def start(
+        cls, store: Store, manager: TableManager, takeover_every: float = 1.0
+    ) -> Cluster:
+        cluster = cls(store, manager, takeover_every)
+        info = conninfo(str(store.engine.url.render_as_string(hide_password=False)))
+        cluster._listener = await psycopg.AsyncConnection.connect(info, autocommit=True)
+        cluster._locks = await psycopg.AsyncConnection.connect(info, autocommit=True)
+        await cluster._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        loop = asyncio.get_running_loop()
+        cluster._tasks = [
+            loop.create_task(cluster._listen()),
+            loop.create_task(cluster._take_over_forever()),
+        ]
+        manager.cluster = cluster
+        return cluster
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for connection in (self._listener, self._locks):
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+
+    # -- hooks called by the TableManager -------------------------------------------
+    async def adopt(self, table: LiveTable) -> None:
+        """A table just loaded here: play its bots only if no other process does."""
+        if not table.bots or table.is_over:
+            return
+        if not await self._try_lock(table.table_id):
+            self._idle_bots[table.table_id] = table.bots
+            table.bots = {}
+
+    async def refresh(self, table: LiveTable) -> None:
+        """Before answering for a table held in memory: take what others stored.
+
+        Waits for an action under way here (the table's lock): a reader must
+        see at least everything stored before its request arrived.
+        """
+        async with table.lock:
+            await catch_up(table, self.store)
+
+    def owns(self, table_id: str) -> bool:
+        return table_id in self._owned
+
+    # -- internals --------------------------------------------------------------------
+    async def _try_lock(self, table_id: str) -> bool:
+        if table_id in self._owned:
+            return True
+        assert self._locks is not None
+        async with self._lock_guard:
+            cursor = await self._locks.execute(
+                "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
+            )
+            row = await cursor.fetchone()
+        if row is not None and row[0]:
+            self._owned.add(table_id)
+            return True
+        return False
+
+    async def _listen(self) -> None:
+        assert self._listener is not None
+        async for notice in self._listener.notifies():
+            table_id, _, what = notice.payload.partition(":")
+            table = self.manager.tables.get(table_id)
+            if table is None:
+                continue
+            try:
+                async with table.lock:
+                    if what == "meta":
+                        await refresh_meta(table, self.store)
+                    else:
+                        await catch_up(table, self.store)
+                table.wake_bots()
+            except Exception:
+                log.exception("table %s: catching up with another process failed", table_id)
+
+    async def _take_over_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.takeover_every)
+            try:
+                await self.take_over()
+            except Exception:
+                log.exception("taking over tables failed")
+
+    async def take_over(self) -> int:
+        """Take the tables whose owner is gone; returns how many."""
+        taken = 0
+        for table_id, bots in list(self._idle_bots.items()):
+            table = self.manager.tables.get(table_id)
+            if table is None or table.is_over:
+                self._idle_bots.pop(table_id, None)
+                continue
+            if await self._try_lock(table_id):
+                self._idle_bots.pop(table_id, None)
+                async with table.lock:
+                    await catch_up(table, self.store)
+                    table.bots = bots
+                log.info("table %s: taken over (its owner is gone)", table_id)
+                table.wake_bots()
+                taken += 1
+        return taken

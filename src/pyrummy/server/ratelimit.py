@@ -1,0 +1,137 @@
+"""Per-client rate limits (the ``limits`` library), as ASGI middleware.
+
+Three kinds of request are counted per client address (behind a trusted
+reverse proxy, uvicorn puts the forwarded address in the scope):
+
+* ``create``: ``POST /api/tables``;
+* ``act``: ``POST`` to a table's ``actions``, ``continue``, ``settings`` and
+  ``explain-meld``, and ``GET`` of its ``hint`` (a bot decision each);
+* ``connect``: opening a table's WebSocket.
+
+A client over its limit gets a 429 with ``Retry-After`` (seconds) and
+nothing changes. A WebSocket handshake over the limit is answered the same
+429 where the server supports ASGI's ``websocket.http.response`` (uvicorn
+does), and refused otherwise.
+
+>>> classify("POST", "/api/tables"), classify("POST", "/api/tables/ab12/actions")
+('create', 'act')
+>>> classify("GET", "/api/tables/ab12/state") is None, classify("GET", "/api/tables/ab12/hint")
+(True, 'act')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from pyrummy.server.messages import pick_language, server_text
+from pyrummy.server.security import json_error_body
+
+_TABLE_POST = re.compile(r"^/api/tables/[^/]+/(actions|continue|settings|explain-meld)$")
+_TABLE_HINT = re.compile(r"^/api/tables/[^/]+/hint$")
+_TABLE_WS = re.compile(r"^/api/tables/[^/]+/ws$")
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Limits in the ``limits`` notation (``"10/minute;3/second"``); None: unlimited."""
+
+    create: str | None = "20/minute;5/second"
+    act: str | None = "1200/minute;30/second"
+    connect: str | None = "120/minute;10/second"
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        return cls(None, None, None)
+
+
+def classify(method: str, path: str) -> str | None:
+    if method == "POST" and path.rstrip("/") == "/api/tables":
+        return "create"
+    if method in ("POST", "PUT") and _TABLE_POST.match(path):
+        return "act"
+    if method == "GET" and _TABLE_HINT.match(path):
+        return "act"
+    return None
+
+
+class RateLimit:
+    """Count requests per client and kind; refuse those over the limit."""
+
+    def __init__(self, app: ASGIApp, limits: RateLimits) -> None:
+        self.app = app
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.items: dict[str, list[RateLimitItem]] = {
+            kind: parse_many(text)
+            for kind, text in (
+                ("create", limits.create),
+                ("act", limits.act),
+                ("connect", limits.connect),
+            )
+            if text
+        }
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            kind = classify(scope["method"], scope["path"])
+        elif scope["type"] == "websocket" and _TABLE_WS.match(scope["path"]):
+            kind = "connect"
+        else:
+            kind = None
+        items = self.items.get(kind or "")
+        if items:
+            client = scope.get("client")
+            key = client[0] if client else "unknown"
+            wait = self.over_limit(items, str(kind), key)
+            if wait is not None:
+                await self._refuse(scope, receive, send, wait)
+                return
+        await self.app(scope, receive, send)
+
+    def over_limit(self, items: list[RateLimitItem], kind: str, key: str) -> int | None:
+        """Seconds to wait when ``key`` is over any of ``items`` (else count one hit)."""
+        for item in items:
+            if not self.limiter.test(item, kind, key):
+                reset, _remaining = self.limiter.get_window_stats(item, kind, key)
+                return max(1, math.ceil(reset - time.time()))
+        for item in items:
+            self.limiter.hit(item, kind, key)
+        return None
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, wait: int) -> None:
+        headers = dict(scope.get("headers") or [])
+        lang = pick_language(headers.get(b"accept-language", b"").decode("latin-1"))
+        body = json_error_body(
+            429, "request.rate_limited", server_text("request.rate_limited", lang, wait=wait)
+        )
+        response_headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(wait).encode()),
+        ]
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 429, "headers": response_headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        message = await receive()
+        if message["type"] != "websocket.connect":
+            return
+        extensions = scope.get("extensions") or {}
+        if "websocket.http.response" in extensions:
+            await send(
+                {
+                    "type": "websocket.http.response.start",
+                    "status": 429,
+                    "headers": response_headers,
+                }
+            )
+            await send({"type": "websocket.http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 1013, "reason": "rate limited"})

@@ -1,0 +1,109 @@
+"""benchmarks/load.py: its pieces, and one tiny bounded run against a real server.
+
+The figures of a load run are benchmarks (benchmarks/README.md), not tests;
+here only that the generator plays legal games, measures what it says, stays
+on loopback and stops by itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from pyrummy.core.match import new_match
+from pyrummy.core.rules import find_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("pyrummy_load", ROOT / "benchmarks" / "load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+load = _load()
+
+
+def test_percentile_is_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert load.percentile(values, 50) == 50.0
+    assert load.percentile(values, 99) == 99.0
+    assert load.percentile(values, 100) == 100.0
+    assert load.percentile([7.0], 99) == 7.0
+    assert load.percentile([1.0, 2.0, 3.0, 1000.0], 50) == 2.0
+
+
+@pytest.mark.parametrize(
+    "url", ["http://10.0.0.1:8000", "http://example.org", "http://192.168.1.2", "http://[::2]:80"]
+)
+def test_only_loopback_servers_are_driven(url: str) -> None:
+    with pytest.raises(SystemExit, match="loopback"):
+        load.require_loopback(url)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8000", "http://localhost:1", "http://[::1]:9"])
+def test_loopback_servers_are_accepted(url: str) -> None:
+    load.require_loopback(url)
+
+
+def test_bounds_are_enforced() -> None:
+    with pytest.raises(SystemExit):
+        load.parse_args(["--tables", str(load.MAX_TABLES + 1)])
+    with pytest.raises(SystemExit):
+        load.parse_args(["--duration", str(load.MAX_DURATION + 1)])
+    with pytest.raises(SystemExit):
+        load.parse_args(["--think", "-1"])
+
+
+def test_usage_counts_this_process_cpu_and_rss() -> None:
+    before = load.usage_of(os.getpid())
+    sum(i * i for i in range(300_000))
+    after = load.usage_of(os.getpid())
+    assert after.cpu_seconds >= before.cpu_seconds
+    assert after.rss_bytes > 10 * 2**20 and after.processes >= 1
+
+
+def test_the_person_plays_only_legal_actions_and_finishes_matches() -> None:
+    rng = random.Random(4)
+    for seed in range(3):
+        match = new_match(find_rules("knock"), players=3, seed=seed)
+        for _ in range(2000):
+            if match.is_over:
+                break
+            legal = [str(a) for a in match.legal_actions()]
+            state = {"legal_actions": legal, "knock_deadwood": {}, "arrangement": None}
+            action = load.choose_action(state, rng)
+            assert action in legal
+            match.apply(action)
+        assert match.is_over
+
+
+@pytest.mark.slow
+def test_a_tiny_bounded_run_plays_and_reports(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    status = load.main(
+        [
+            "--tables", "2", "--think", "0.05", "--bot-delay", "0.05", "--ramp", "0.5",
+            "--warmup", "1", "--duration", "3", "--json", str(out),
+        ]
+    )  # fmt: skip
+    result = json.loads(out.read_text())
+    assert status == 0 and result["errors"] == 0, result["error_examples"]
+    assert result["human_actions"] > 5
+    assert result["http_ms"]["n"] == result["human_actions"]
+    # Every person's action was seen back on the WebSocket, after its reply began.
+    assert result["ws_ms"]["n"] >= result["human_actions"] - 2
+    assert result["actions"] > result["human_actions"]  # the bots played too
+    assert result["server_cpu_ms_per_action"] > 0
+    assert result["server_rss_mib"]["end"] > 10

@@ -1,0 +1,128 @@
+"""Bots decide in worker processes, within a time limit (issue 9, item 2)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pyrummy.bots import make_bot
+from pyrummy.core.actions import Action
+from pyrummy.core.match import new_match
+from pyrummy.core.observation import Observation
+from pyrummy.core.rules import find_rules
+from pyrummy.server import Settings, create_app
+from pyrummy.server.botpool import BotPool
+from pyrummy.server.ratelimit import RateLimits
+from test_server_helpers import create, wait_for
+
+
+class WhereBot:
+    """Plays the first legal action and remembers which process decided."""
+
+    def __init__(self) -> None:
+        self.decided_in: list[int] = []
+
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        self.decided_in.append(os.getpid())
+        return legal[0]
+
+
+class SlowBot:
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        time.sleep(2)
+        return legal[0]
+
+
+def a_decision() -> tuple[Observation, list[Action]]:
+    match = new_match(find_rules("knock"), players=3, seed=11)
+    return match.observe(match.current_seat or 0), match.legal_actions()
+
+
+def test_a_decision_runs_in_a_worker_and_the_bot_keeps_its_state() -> None:
+    observation, legal = a_decision()
+
+    async def twice() -> WhereBot:
+        pool = BotPool(workers=1)
+        await pool.warm_up()
+        try:
+            bot: Any = WhereBot()
+            for _ in range(2):
+                action, bot = await pool.choose(bot, "medium", observation, legal)
+                assert action == legal[0]
+            return bot  # type: ignore[no-any-return]
+        finally:
+            pool.shutdown()
+
+    bot = asyncio.run(twice())
+    assert len(bot.decided_in) == 2 and os.getpid() not in bot.decided_in
+
+
+def test_a_bot_in_a_worker_decides_as_it_would_in_the_server() -> None:
+    """The random generator travels with the bot: same seed, same decisions."""
+    match = new_match(find_rules("knock"), players=2, seed=5)
+    here, there = make_bot("medium", 3), make_bot("medium", 3)
+
+    async def play() -> None:
+        nonlocal there
+        pool = BotPool(workers=1)
+        await pool.warm_up()
+        try:
+            for _ in range(12):
+                seat = match.current_seat
+                if seat is None:  # the deal is over
+                    break
+                observation, legal = match.observe(seat), match.legal_actions()
+                expected = here.choose(observation, legal)
+                action, there = await pool.choose(there, "medium", observation, legal)
+                assert action == expected
+                match.apply(action)
+        finally:
+            pool.shutdown()
+
+    asyncio.run(play())
+
+
+def test_a_decision_over_the_limit_is_abandoned() -> None:
+    observation, legal = a_decision()
+
+    async def slow() -> None:
+        pool = BotPool(workers=0, think_limit=0.1)
+        with pytest.raises(TimeoutError):
+            await pool.choose(SlowBot(), "hard", observation, legal)
+
+    asyncio.run(slow())
+
+
+def test_a_table_plays_on_past_a_bot_that_thinks_too_long(tmp_path: Path) -> None:
+    settings = Settings(
+        data_dir=tmp_path,
+        bot_delay=0,
+        bot_think_limit=0.1,
+        allow_bot_only=True,
+        rate_limits=RateLimits.off(),
+    )
+    with TestClient(create_app(settings, bot_factory=lambda name, seed: SlowBot())) as client:
+        created = create(client, preset="knock", bots=["hard", "hard"], humans=0, bot_delay=0)
+        table_id = created["table"]["id"]
+        wait_for(lambda: client.get(f"/api/tables/{table_id}/state").json()["seq"] >= 3)
+
+
+def test_real_bots_play_a_match_through_the_worker_processes(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, bot_delay=0, bot_workers=1, allow_bot_only=True)
+    with TestClient(create_app(settings)) as client:
+        created = create(
+            client,
+            preset="knock",
+            bots=["easy", "medium"],
+            humans=0,
+            bot_delay=0,
+            options={"match_end": "deals", "deals": 1},
+        )
+        table_id = created["table"]["id"]
+        wait_for(lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "over", 60)
