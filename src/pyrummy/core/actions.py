@@ -40,6 +40,7 @@ from typing import Final
 
 from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, Rank, Suit, parse_card
 from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyError
+from pyrummy.core.melds import InvalidMeldError, MeldKind, check_meld
 from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import AceRule, Family, Rules, find_rules
 
@@ -517,8 +518,6 @@ class ActionSpace:
         return number
 
     def _joker_key(self, action: Action) -> MeldKey:
-        from pyrummy.core.melds import MeldKind, check_meld  # melds imports nothing of actions
-
         try:
             meld = check_meld(action.cards, _ACE_RULES[self.ace], run=action.run)
         except RummyError:
@@ -526,8 +525,6 @@ class ActionSpace:
         return _key_of_cards(canonical_jokers(meld.cards), self.ace, run=meld.kind is MeldKind.RUN)
 
     def _invalid_meld(self, action: Action) -> IllegalActionError:
-        from pyrummy.core.melds import InvalidMeldError, check_meld
-
         try:
             check_meld(action.cards, _ACE_RULES[self.ace], run=action.run)
         except InvalidMeldError as exc:

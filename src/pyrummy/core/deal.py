@@ -62,9 +62,10 @@ import random
 import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final, NoReturn
 
 from pyrummy.core.actions import (
     DECLINE,
@@ -109,7 +110,6 @@ from pyrummy.core.melds import (
     swap_joker,
 )
 from pyrummy.core.messages import Message, render, show_cards
-from pyrummy.core.observation import PublicUndo, TableMeld
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import (
@@ -121,10 +121,10 @@ from pyrummy.core.settlement import (
 )
 from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each, suit_deadwood_table
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # typing only: observation and record sit above this module
     from pyrummy.core.observation import Observation
 
-__all__ = ["Deal", "Phase", "arrange_deck", "new_deal"]
+__all__ = ["Deal", "DealViews", "Phase", "PublicUndo", "TableMeld", "arrange_deck", "new_deal"]
 
 _STANDARD_MASK: Final = (1 << N_STANDARD) - 1
 _SETUP_SPLIT: Final = re.compile(r"[\s,;]+")
@@ -248,12 +248,86 @@ def _as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> R
     return find_rules(rules, **(options or {}))
 
 
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: who laid it down and who laid each of its cards.
+
+    ``laid_by[i]`` is the seat that put ``meld.cards[i]`` on the table.
+    """
+
+    owner: int
+    meld: Meld
+    laid_by: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "owner": self.owner,
+            "kind": self.meld.kind.value,
+            "cards": [str(card) for card in self.meld.cards],
+            "represents": [None if c is None else str(c) for c in self.meld.represents],
+            "laid_by": list(self.laid_by),
+        }
+
+
+@dataclass(frozen=True)
+class PublicUndo:
+    """One step the seat to play may take back, in public terms.
+
+    ``kind`` is ``draw`` (``card`` goes back on the pile) or ``table`` (the
+    table, flags and the hand as they were: the hand is the current hand
+    plus ``hand_add`` minus ``hand_remove``, both made of public cards).
+    """
+
+    kind: str
+    card: Card | None = None
+    table: tuple[TableMeld, ...] = ()
+    own_meld: bool = False
+    melds_this_turn: int = 0
+    played_this_turn: bool = False
+    known: CardSet = field(default_factory=CardSet)
+    taken: CardSet = field(default_factory=CardSet)
+    hand_add: CardSet = field(default_factory=CardSet)
+    hand_remove: CardSet = field(default_factory=CardSet)
+
+
+class DealViews:
+    """The views of a deal that the layers above it define.
+
+    The core imports one way (cards, rules, melds, solver, settlement,
+    actions, deal, observation, sampling, match, record: see
+    ``docs/design.md``, "Layers"), so this module cannot import
+    :mod:`~pyrummy.core.observation` or :mod:`~pyrummy.core.record`.
+    :meth:`Deal.observe` and :meth:`Deal.record` call through this table
+    instead, which those modules fill when they are imported; importing
+    anything of ``pyrummy`` imports both (``pyrummy/__init__.py``), so the
+    table is always full before a deal exists. The canonical functions are
+    :meth:`Observation.of <pyrummy.core.observation.Observation.of>` and
+    :func:`pyrummy.core.record.emit_record`.
+    """
+
+    __slots__ = ("observe", "record")
+
+    def __init__(self) -> None:
+        self.observe: Callable[[Deal, int | None], Observation] = _view_missing
+        self.record: Callable[[Deal], str] = _view_missing
+
+
+def _view_missing(*_: object) -> NoReturn:
+    raise RummyError("pyrummy.core.observation and pyrummy.core.record are not imported")
+
+
+#: Filled by pyrummy.core.observation and pyrummy.core.record on import.
+DEAL_VIEWS: Final = DealViews()
+
+
 class Deal:
     """One deal: the full state, legal actions and their effects.
 
     Full state is open here (:meth:`hands`, :attr:`deck`) for tests, replay
     and the table manager; a seat sees only :meth:`observe`.
     """
+
+    _views: ClassVar[DealViews] = DEAL_VIEWS
 
     __slots__ = (
         "_all_seven",
@@ -555,9 +629,7 @@ class Deal:
 
     def observe(self, seat: int | None = None) -> Observation:
         """What ``seat`` may know (``None``: a spectator, public facts only)."""
-        from pyrummy.core.observation import Observation
-
-        return Observation.of(self, seat)
+        return self._views.observe(self, seat)
 
     def _public_undo(self) -> tuple[PublicUndo, ...]:
         """The undo stack in public terms (see :class:`PublicUndo`)."""
@@ -585,73 +657,6 @@ class Deal:
             )
         return tuple(entries)
 
-    @classmethod
-    def _sampled(
-        cls,
-        seen: Observation,
-        hands: list[int],
-        stock: list[int],
-        knock_card: int | None,
-        rng: random.Random,
-    ) -> Deal:
-        """A deal in the observed position with these hidden cards (see
-        :meth:`Observation.sample_deal`); ``stock`` is top card last."""
-        deal = cls._blank(seen.rules, seen.players, seen.dealer, seen.deal_number)
-        deal.history = list(seen.history)
-        deal.phase = seen.phase
-        deal.is_over = seen.phase is _PHASE_OVER
-        deal.turn = seen.turn
-        deal._settlement = seen.settlement
-        deal._hands = hands
-        deal._stock = stock
-        deal._pile = [card.index for card in seen.discard_pile]
-        deal._table = list(seen.table)
-        if seen.current_seat is not None:
-            deal._seat = seen.current_seat
-        deal._taken = None if seen.taken_discard is None else seen.taken_discard.index
-        deal._drawn = deal._taken
-        if seen.drawn_card is not None:
-            deal._drawn = seen.drawn_card.index
-        elif deal._drawn is None and seen.phase in (_PHASE_MELD, _PHASE_DISCARD):
-            hidden = hands[deal._seat] & ~seen.known_cards[deal._seat].mask
-            if hidden and not (seen.rules.starter_extra_card and seen.turn == 1):
-                deal._drawn = (hidden & -hidden).bit_length() - 1
-        deal._melds_turn = seen.melds_this_turn
-        deal._undos_turn = seen.undos_this_turn
-        deal._played = list(seen.put_down_before)
-        deal._played_turn = seen.melded[deal._seat] and not seen.put_down_before[deal._seat]
-        deal._own_meld = list(seen.own_meld)
-        deal._public = [cards.mask for cards in seen.known_cards]
-        deal._taken_held = [sum(card.bit for card in cards) for cards in seen.taken_discards]
-        deal._exhaustions = seen.exhaustions
-        deal._stock_public = seen.public_stock is not None
-        deal._stock_recycled = seen.recycled_stock
-        deal._knock_card = knock_card
-        deal._rng = rng
-        deal._end = EndReason(seen.end_reason)
-        hand = hands[deal._seat]
-        for entry in seen.undo_entries:
-            if entry.kind == "draw":
-                assert entry.card is not None
-                deal._undo.append(("draw", entry.card.index))
-            else:
-                before = (hand | entry.hand_add.mask) & ~entry.hand_remove.mask
-                deal._undo.append(
-                    (
-                        entry.kind,
-                        (
-                            before,
-                            entry.table,
-                            entry.own_meld,
-                            entry.melds_this_turn,
-                            entry.played_this_turn,
-                            entry.known.mask,
-                            entry.taken.mask,
-                        ),
-                    )
-                )
-        return deal
-
     def record(self) -> str:
         """This deal as a game record (:func:`pyrummy.core.record.emit_record`):
         headers, ``Deal N``, ``Dealer: S``, ``Deck: ...``, one ``seat: action``
@@ -662,11 +667,7 @@ class Deal:
         >>> deal.record().splitlines()[7]
         '1: draw stock'
         """
-        if not self.deck:
-            raise RummyError("a sampled deal has no record: its deck is not known")
-        from pyrummy.core.record import emit_record  # record.py builds on this module
-
-        return emit_record(self)
+        return self._views.record(self)
 
     # -- legal actions ------------------------------------------------------
     def legal_actions(self) -> list[Action]:
