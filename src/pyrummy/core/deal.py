@@ -82,7 +82,6 @@ from pyrummy.core.actions import (
     action_space,
     canonical_jokers,
     parse_action,
-    run_windows,
 )
 from pyrummy.core.cards import (
     ALL_CARDS,
@@ -110,6 +109,14 @@ from pyrummy.core.melds import (
     swap_joker,
 )
 from pyrummy.core.messages import Message, render, show_cards
+from pyrummy.core.patterns import (
+    ACE_RULES,
+    RANK_ACROSS_SUITS,
+    SUIT_BITS,
+    card_numbers,
+    run_patterns,
+    run_windows,
+)
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import (
@@ -169,19 +176,6 @@ def _illegal(key: str, **params: str) -> IllegalActionError:
     return error
 
 
-# Card numbers per byte of a mask, at each of the 7 byte offsets: iterating
-# a hand byte by byte is several times faster than bit by bit.
-_BYTE_INDICES: Final = tuple(
-    tuple(tuple(8 * k + i for i in range(8) if chunk >> i & 1) for chunk in range(256))
-    for k in range(7)
-)
-
-_SUIT: Final = 0x1FFF
-_RANK_ACROSS_SUITS: Final = tuple(
-    sum(1 << (13 * suit + rank) for suit in range(4)) for rank in range(13)
-)
-
-
 _ActionTables = tuple[tuple[tuple[Action, ...], ...], ...]
 
 
@@ -189,7 +183,9 @@ def _card_action_tables(actions: tuple[Action, ...]) -> _ActionTables:
     """The actions (one per card number) of every 13-bit pattern of each
     suit, and of every joker pattern: a hand's actions are five look-ups,
     already in card order."""
-    ranks = tuple(tuple(i for i in range(13) if pattern >> i & 1) for pattern in range(_SUIT + 1))
+    ranks = tuple(
+        tuple(i for i in range(13) if pattern >> i & 1) for pattern in range(SUIT_BITS + 1)
+    )
     tables = [
         tuple(tuple([actions[base + i] for i in held]) for held in ranks)
         for base in range(0, N_STANDARD, 13)
@@ -213,10 +209,10 @@ def _knock_tables() -> _ActionTables:
 def _card_actions(tables: _ActionTables, mask: int) -> tuple[Action, ...]:
     """The actions of :func:`_card_action_tables` for every card in ``mask``."""
     return (
-        tables[0][mask & _SUIT]
-        + tables[1][mask >> 13 & _SUIT]
-        + tables[2][mask >> 26 & _SUIT]
-        + tables[3][mask >> 39 & _SUIT]
+        tables[0][mask & SUIT_BITS]
+        + tables[1][mask >> 13 & SUIT_BITS]
+        + tables[2][mask >> 26 & SUIT_BITS]
+        + tables[3][mask >> 39 & SUIT_BITS]
         + tables[4][mask >> N_STANDARD]
     )
 
@@ -227,19 +223,6 @@ _DRAW_STOCK_ONLY: Final = (DRAW_STOCK,)
 _DECLINE_BOTH: Final = (DRAW_DISCARD, DECLINE)
 _DECLINE_ONLY: Final = (DECLINE,)
 _NO_ACTIONS: Final[tuple[Action, ...]] = ()
-
-
-def _bits(mask: int) -> list[int]:
-    """The card numbers in ``mask``, ascending."""
-    found: list[int] = []
-    k = 0
-    while mask:
-        chunk = mask & 0xFF
-        if chunk:
-            found.extend(_BYTE_INDICES[k][chunk])
-        mask >>= 8
-        k += 1
-    return found
 
 
 def _as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> Rules:
@@ -713,10 +696,10 @@ class Deal:
         # The whole hand's deadwood, inlined for the usual hand with no rank
         # in three suits (no set possible: only runs count); the solver
         # otherwise. Giving back a card lowers it by 10 at most (15: a joker).
-        s = hand & _SUIT
-        h = hand >> 13 & _SUIT
-        d = hand >> 26 & _SUIT
-        c = hand >> 39 & _SUIT
+        s = hand & SUIT_BITS
+        h = hand >> 13 & SUIT_BITS
+        d = hand >> 26 & SUIT_BITS
+        c = hand >> 39 & SUIT_BITS
         if hand >> N_STANDARD or (s & h & (d | c)) | ((s | h) & d & c):
             whole = deadwood_of_mask(hand)  # jokers (an option) or a possible set
         else:
@@ -726,7 +709,7 @@ class Deal:
             return result
         # Close to knocking: the deadwood without each card, in one pass.
         without = deadwood_without_each(hand)
-        knocks = tuple(KNOCKS[i] for i in _bits(options) if without[i] <= limit)
+        knocks = tuple(KNOCKS[i] for i in card_numbers(options) if without[i] <= limit)
         return result + knocks
 
     def _meld_phase_actions(self) -> tuple[Action, ...]:
@@ -769,7 +752,7 @@ class Deal:
             reachable = 0
             for mask in layoff_fits:
                 reachable |= mask
-            for i in _bits(hand & reachable):
+            for i in card_numbers(hand & reachable):
                 bit = 1 << i
                 if may_remove(bit):
                     layoffs = _LAYOFFS[i]
@@ -781,7 +764,7 @@ class Deal:
             for mask in swap_fits:
                 reachable |= mask
             # Card by card, then table meld by table meld: the encoding order.
-            for i in _bits(hand & reachable):
+            for i in card_numbers(hand & reachable):
                 bit = 1 << i
                 swaps = _SWAPS[i]
                 result += [swaps[target] for target, mask in enumerate(swap_fits) if mask & bit]
@@ -1264,7 +1247,7 @@ def _layoff_fits(meld: Meld, ace: str) -> int:
 def _layoff_mask(
     is_set: bool, cards: tuple[Card, ...], represents: tuple[Card | None, ...], ace: str
 ) -> int:
-    rules = _ACE_RULES[ace]
+    rules = ACE_RULES[ace]
     meld = Meld(MeldKind.SET if is_set else MeldKind.RUN, cards, represents)
     if is_set:
         rank = meld.rank
@@ -1307,10 +1290,10 @@ def _meld_numbers(space: ActionSpace, hand: int) -> list[tuple[int, int]]:
     suits or more, runs only in suits with three cards in a row (the rank
     pattern wrapped once, for the ace rules that go round the corner).
     """
-    s = hand & _SUIT
-    h = hand >> 13 & _SUIT
-    d = hand >> 26 & _SUIT
-    c = hand >> 39 & _SUIT
+    s = hand & SUIT_BITS
+    h = hand >> 13 & SUIT_BITS
+    d = hand >> 26 & SUIT_BITS
+    c = hand >> 39 & SUIT_BITS
     found: list[tuple[int, int]] = []
     three = (s & h & (d | c)) | ((s | h) & d & c)
     if three:
@@ -1339,7 +1322,7 @@ def _meld_numbers(space: ActionSpace, hand: int) -> list[tuple[int, int]]:
             low = ranks & -ranks
             ranks ^= low
             found += _joker_melds_of(
-                space, hand & _RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers, False
+                space, hand & RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers, False
             )
         for base, pattern in ((0, s), (13, h), (26, d), (39, c)):
             if pattern & (pattern - 1) or (many and pattern):
@@ -1377,19 +1360,11 @@ def _run_numbers(space: ActionSpace, base: int, pattern: int) -> tuple[tuple[int
     """The runs without jokers in one suit (``base`` its first card number)."""
     index = space.meld_index
     found = []
-    for window in _run_patterns(space.ace):
+    for window in run_patterns(space.ace):
         if window & pattern == window:
             mask = window << base
             found.append((index[(mask, ())], mask))
     return tuple(found)
-
-
-@cache
-def _run_patterns(ace: str) -> tuple[int, ...]:
-    """Every run as a 13-bit rank pattern."""
-    return tuple(
-        sum(1 << (start + i) % 13 for i in range(length)) for start, length in run_windows(ace)
-    )
 
 
 def _coverage(melds: list[int], need_one: bool) -> Callable[[int], bool]:
@@ -1420,13 +1395,6 @@ def _coverage(melds: list[int], need_one: bool) -> Callable[[int], bool]:
     if need_one:
         return lambda left: bool(leftovers(left) & 2)
     return lambda left: bool(leftovers(left))
-
-
-_ACE_RULES: Final[dict[str, Rules]] = {
-    "low": find_rules("rotham"),
-    "high_or_low": find_rules("basic", ace="high_or_low", jokers=3),
-    "around_the_corner": find_rules("basic", ace="around_the_corner", jokers=3),
-}
 
 
 @lru_cache(maxsize=1 << 16)
