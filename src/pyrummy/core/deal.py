@@ -65,7 +65,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, ClassVar, Final, NoReturn
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, NoReturn
 
 from pyrummy.core.actions import (
     DECLINE,
@@ -165,9 +165,23 @@ _KIND_SWAP_JOKER: Final = ActionKind.SWAP_JOKER
 _MELD_SET: Final = MeldKind.SET
 _MELD_RUN: Final = MeldKind.RUN
 
-# An undo entry: what the turn did and the state before it.
-# ("draw", card) or ("table", (hand, table, own_meld, melds_turn, played_turn, public, held))
-_Snapshot = tuple[int, tuple["TableMeld", ...], bool, int, bool, int, int]
+
+# An undo entry: what the turn did and the state before it:
+# ("draw", card number) or ("table", UndoSnapshot).
+class UndoSnapshot(NamedTuple):
+    """What a ``table`` undo entry restores: the seat's hand and the table as
+    they were, with the turn's flags and the seat's public cards."""
+
+    hand: int
+    table: tuple[TableMeld, ...]
+    own_meld: bool
+    melds_this_turn: int
+    played_this_turn: bool
+    known: int
+    taken: int
+
+
+_Snapshot = UndoSnapshot
 
 
 def _illegal(key: str, **params: str) -> IllegalActionError:
@@ -909,7 +923,7 @@ class Deal:
         self._finish(EndReason.KNOCK, "showdown", seat)
 
     def _snapshot(self, seat: int) -> _Snapshot:
-        return (
+        return UndoSnapshot(
             self._hands[seat],
             tuple(self._table),
             self._own_meld[seat],

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from pyrummy.core.deal import Deal
+from pyrummy.core.deal import Deal, UndoSnapshot
 from pyrummy.core.observation import Observation
 from pyrummy.core.phases import EndReason, Phase
 
@@ -109,7 +109,7 @@ def _deal_in_position(
             deal._undo.append(
                 (
                     entry.kind,
-                    (
+                    UndoSnapshot(
                         before,
                         entry.table,
                         entry.own_meld,
