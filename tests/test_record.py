@@ -17,6 +17,7 @@ from pyrummy.core.errors import RecordError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.record import emit_record, parse_record, read_record
 from pyrummy.core.rules import PRESETS, preset_names
+from pyrummy.core.sampling import sample_deal
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -356,6 +357,6 @@ def test_emit_refuses_bad_free_headers_and_sampled_deals() -> None:
         emit_record(match, {"Colour": "red"})
     with pytest.raises(RecordError, match="one line"):
         emit_record(match, {"Event": "two\nlines"})
-    sampled = new_deal("gin", 2, seed=1).observe(0).sample_deal(random.Random(0))
+    sampled = sample_deal(new_deal("gin", 2, seed=1).observe(0), random.Random(0))
     with pytest.raises(RecordError, match="sampled deal"):
         emit_record(sampled)

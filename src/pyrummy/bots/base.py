@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.errors import RummyError
 from pyrummy.core.observation import Observation
+from pyrummy.core.sampling import sample_deal
 
 if TYPE_CHECKING:
     from pyrummy.core.deal import Deal
@@ -95,11 +96,11 @@ def is_draw_decision(legal_actions: Iterable[Action]) -> bool:
 def sample_or_none(observation: Observation, rng: random.Random) -> Deal | None:
     """A consistent re-deal for search, or None where the view allows none.
 
-    ``Observation.sample_deal`` documents a limit (a shuffled rebuild of the
+    ``pyrummy.core.sampling.sample_deal`` documents a limit (a shuffled rebuild of the
     stock); a bot in a live game must still answer, so a search that cannot
     sample falls back to the bot's heuristic instead of failing the game.
     """
     try:
-        return observation.sample_deal(rng)
+        return sample_deal(observation, rng)
     except (RummyError, IndexError):
         return None

@@ -40,7 +40,9 @@ from typing import Final
 
 from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, Rank, Suit, parse_card
 from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyError
+from pyrummy.core.melds import InvalidMeldError, MeldKind, check_meld
 from pyrummy.core.messages import Message, render
+from pyrummy.core.patterns import ACE_RULES, run_windows
 from pyrummy.core.rules import AceRule, Family, Rules, find_rules
 
 #: Upper bound of table melds (55 cards, at least 3 per meld): lay-off and
@@ -235,28 +237,6 @@ stands for; for a set and a meld without jokers it is empty. Jokers are
 always placed in number order along the meld (X1 before X2), so the key
 never depends on which joker is which.
 """
-
-
-def _window_starts(length: int, ace: AceRule) -> range:
-    if ace == "low":
-        return range(0, 14 - length)
-    if ace == "high_or_low":
-        return range(0, 15 - length)
-    return range(0, 13)
-
-
-@lru_cache(maxsize=4)
-def run_windows(ace: AceRule) -> tuple[tuple[int, int], ...]:
-    """(start, length) of every run window, distinct by rank pattern."""
-    seen: set[int] = set()
-    windows = []
-    for length in range(3, 14):
-        for start in _window_starts(length, ace):
-            pattern = sum(1 << ((start + i) % 13) for i in range(length))
-            if pattern not in seen:
-                seen.add(pattern)
-                windows.append((start, length))
-    return tuple(windows)
 
 
 def _plain_melds(ace: AceRule) -> Iterator[tuple[Card, ...]]:
@@ -517,19 +497,15 @@ class ActionSpace:
         return number
 
     def _joker_key(self, action: Action) -> MeldKey:
-        from pyrummy.core.melds import MeldKind, check_meld  # melds imports nothing of actions
-
         try:
-            meld = check_meld(action.cards, _ACE_RULES[self.ace], run=action.run)
+            meld = check_meld(action.cards, ACE_RULES[self.ace], run=action.run)
         except RummyError:
             raise self._invalid_meld(action) from None
         return _key_of_cards(canonical_jokers(meld.cards), self.ace, run=meld.kind is MeldKind.RUN)
 
     def _invalid_meld(self, action: Action) -> IllegalActionError:
-        from pyrummy.core.melds import InvalidMeldError, check_meld
-
         try:
-            check_meld(action.cards, _ACE_RULES[self.ace], run=action.run)
+            check_meld(action.cards, ACE_RULES[self.ace], run=action.run)
         except InvalidMeldError as exc:
             message = Message.of("action.invalid_meld", reason=str(exc))
             error = IllegalActionError(render(message), reason=message)
@@ -539,13 +515,6 @@ class ActionSpace:
     @staticmethod
     def _outside(action: Action, why: str) -> IllegalActionError:
         return IllegalActionError(f"{action}: {why}")
-
-
-_ACE_RULES: Final[dict[str, Rules]] = {
-    "low": find_rules("basic"),
-    "high_or_low": find_rules("basic", ace="high_or_low"),
-    "around_the_corner": find_rules("basic", ace="around_the_corner"),
-}
 
 
 @lru_cache(maxsize=16)

@@ -62,9 +62,10 @@ import random
 import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, NoReturn
 
 from pyrummy.core.actions import (
     DECLINE,
@@ -81,7 +82,6 @@ from pyrummy.core.actions import (
     action_space,
     canonical_jokers,
     parse_action,
-    run_windows,
 )
 from pyrummy.core.cards import (
     ALL_CARDS,
@@ -109,7 +109,14 @@ from pyrummy.core.melds import (
     swap_joker,
 )
 from pyrummy.core.messages import Message, render, show_cards
-from pyrummy.core.observation import PublicUndo, TableMeld
+from pyrummy.core.patterns import (
+    ACE_RULES,
+    RANK_ACROSS_SUITS,
+    SUIT_BITS,
+    card_numbers,
+    run_patterns,
+    run_windows,
+)
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import (
@@ -121,10 +128,10 @@ from pyrummy.core.settlement import (
 )
 from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each, suit_deadwood_table
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # typing only: observation and record sit above this module
     from pyrummy.core.observation import Observation
 
-__all__ = ["Deal", "Phase", "arrange_deck", "new_deal"]
+__all__ = ["Deal", "DealViews", "Phase", "PublicUndo", "TableMeld", "arrange_deck", "new_deal"]
 
 _STANDARD_MASK: Final = (1 << N_STANDARD) - 1
 _SETUP_SPLIT: Final = re.compile(r"[\s,;]+")
@@ -158,28 +165,29 @@ _KIND_SWAP_JOKER: Final = ActionKind.SWAP_JOKER
 _MELD_SET: Final = MeldKind.SET
 _MELD_RUN: Final = MeldKind.RUN
 
-# An undo entry: what the turn did and the state before it.
-# ("draw", card) or ("table", (hand, table, own_meld, melds_turn, played_turn, public, held))
-_Snapshot = tuple[int, tuple["TableMeld", ...], bool, int, bool, int, int]
+
+# An undo entry: what the turn did and the state before it:
+# ("draw", card number) or ("table", UndoSnapshot).
+class UndoSnapshot(NamedTuple):
+    """What a ``table`` undo entry restores: the seat's hand and the table as
+    they were, with the turn's flags and the seat's public cards."""
+
+    hand: int
+    table: tuple[TableMeld, ...]
+    own_meld: bool
+    melds_this_turn: int
+    played_this_turn: bool
+    known: int
+    taken: int
+
+
+_Snapshot = UndoSnapshot
 
 
 def _illegal(key: str, **params: str) -> IllegalActionError:
     message = Message.of(key, **params)
     error = IllegalActionError(render(message), reason=message)
     return error
-
-
-# Card numbers per byte of a mask, at each of the 7 byte offsets: iterating
-# a hand byte by byte is several times faster than bit by bit.
-_BYTE_INDICES: Final = tuple(
-    tuple(tuple(8 * k + i for i in range(8) if chunk >> i & 1) for chunk in range(256))
-    for k in range(7)
-)
-
-_SUIT: Final = 0x1FFF
-_RANK_ACROSS_SUITS: Final = tuple(
-    sum(1 << (13 * suit + rank) for suit in range(4)) for rank in range(13)
-)
 
 
 _ActionTables = tuple[tuple[tuple[Action, ...], ...], ...]
@@ -189,7 +197,9 @@ def _card_action_tables(actions: tuple[Action, ...]) -> _ActionTables:
     """The actions (one per card number) of every 13-bit pattern of each
     suit, and of every joker pattern: a hand's actions are five look-ups,
     already in card order."""
-    ranks = tuple(tuple(i for i in range(13) if pattern >> i & 1) for pattern in range(_SUIT + 1))
+    ranks = tuple(
+        tuple(i for i in range(13) if pattern >> i & 1) for pattern in range(SUIT_BITS + 1)
+    )
     tables = [
         tuple(tuple([actions[base + i] for i in held]) for held in ranks)
         for base in range(0, N_STANDARD, 13)
@@ -213,10 +223,10 @@ def _knock_tables() -> _ActionTables:
 def _card_actions(tables: _ActionTables, mask: int) -> tuple[Action, ...]:
     """The actions of :func:`_card_action_tables` for every card in ``mask``."""
     return (
-        tables[0][mask & _SUIT]
-        + tables[1][mask >> 13 & _SUIT]
-        + tables[2][mask >> 26 & _SUIT]
-        + tables[3][mask >> 39 & _SUIT]
+        tables[0][mask & SUIT_BITS]
+        + tables[1][mask >> 13 & SUIT_BITS]
+        + tables[2][mask >> 26 & SUIT_BITS]
+        + tables[3][mask >> 39 & SUIT_BITS]
         + tables[4][mask >> N_STANDARD]
     )
 
@@ -229,23 +239,82 @@ _DECLINE_ONLY: Final = (DECLINE,)
 _NO_ACTIONS: Final[tuple[Action, ...]] = ()
 
 
-def _bits(mask: int) -> list[int]:
-    """The card numbers in ``mask``, ascending."""
-    found: list[int] = []
-    k = 0
-    while mask:
-        chunk = mask & 0xFF
-        if chunk:
-            found.extend(_BYTE_INDICES[k][chunk])
-        mask >>= 8
-        k += 1
-    return found
-
-
 def _as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> Rules:
     if isinstance(rules, Rules):
         return rules.with_options(**options) if options else rules
     return find_rules(rules, **(options or {}))
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: who laid it down and who laid each of its cards.
+
+    ``laid_by[i]`` is the seat that put ``meld.cards[i]`` on the table.
+    """
+
+    owner: int
+    meld: Meld
+    laid_by: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "owner": self.owner,
+            "kind": self.meld.kind.value,
+            "cards": [str(card) for card in self.meld.cards],
+            "represents": [None if c is None else str(c) for c in self.meld.represents],
+            "laid_by": list(self.laid_by),
+        }
+
+
+@dataclass(frozen=True)
+class PublicUndo:
+    """One step the seat to play may take back, in public terms.
+
+    ``kind`` is ``draw`` (``card`` goes back on the pile) or ``table`` (the
+    table, flags and the hand as they were: the hand is the current hand
+    plus ``hand_add`` minus ``hand_remove``, both made of public cards).
+    """
+
+    kind: str
+    card: Card | None = None
+    table: tuple[TableMeld, ...] = ()
+    own_meld: bool = False
+    melds_this_turn: int = 0
+    played_this_turn: bool = False
+    known: CardSet = field(default_factory=CardSet)
+    taken: CardSet = field(default_factory=CardSet)
+    hand_add: CardSet = field(default_factory=CardSet)
+    hand_remove: CardSet = field(default_factory=CardSet)
+
+
+class DealViews:
+    """The views of a deal that the layers above it define.
+
+    The core imports one way (cards, rules, melds, solver, settlement,
+    actions, deal, observation, sampling, match, record: see
+    ``docs/design.md``, "Layers"), so this module cannot import
+    :mod:`~pyrummy.core.observation` or :mod:`~pyrummy.core.record`.
+    :meth:`Deal.observe` and :meth:`Deal.record` call through this table
+    instead, which those modules fill when they are imported; importing
+    anything of ``pyrummy`` imports both (``pyrummy/__init__.py``), so the
+    table is always full before a deal exists. The canonical functions are
+    :meth:`Observation.of <pyrummy.core.observation.Observation.of>` and
+    :func:`pyrummy.core.record.emit_record`.
+    """
+
+    __slots__ = ("observe", "record")
+
+    def __init__(self) -> None:
+        self.observe: Callable[[Deal, int | None], Observation] = _view_missing
+        self.record: Callable[[Deal], str] = _view_missing
+
+
+def _view_missing(*_: object) -> NoReturn:
+    raise RummyError("pyrummy.core.observation and pyrummy.core.record are not imported")
+
+
+#: Filled by pyrummy.core.observation and pyrummy.core.record on import.
+DEAL_VIEWS: Final = DealViews()
 
 
 class Deal:
@@ -254,6 +323,8 @@ class Deal:
     Full state is open here (:meth:`hands`, :attr:`deck`) for tests, replay
     and the table manager; a seat sees only :meth:`observe`.
     """
+
+    _views: ClassVar[DealViews] = DEAL_VIEWS
 
     __slots__ = (
         "_all_seven",
@@ -555,9 +626,7 @@ class Deal:
 
     def observe(self, seat: int | None = None) -> Observation:
         """What ``seat`` may know (``None``: a spectator, public facts only)."""
-        from pyrummy.core.observation import Observation
-
-        return Observation.of(self, seat)
+        return self._views.observe(self, seat)
 
     def _public_undo(self) -> tuple[PublicUndo, ...]:
         """The undo stack in public terms (see :class:`PublicUndo`)."""
@@ -585,73 +654,6 @@ class Deal:
             )
         return tuple(entries)
 
-    @classmethod
-    def _sampled(
-        cls,
-        seen: Observation,
-        hands: list[int],
-        stock: list[int],
-        knock_card: int | None,
-        rng: random.Random,
-    ) -> Deal:
-        """A deal in the observed position with these hidden cards (see
-        :meth:`Observation.sample_deal`); ``stock`` is top card last."""
-        deal = cls._blank(seen.rules, seen.players, seen.dealer, seen.deal_number)
-        deal.history = list(seen.history)
-        deal.phase = seen.phase
-        deal.is_over = seen.phase is _PHASE_OVER
-        deal.turn = seen.turn
-        deal._settlement = seen.settlement
-        deal._hands = hands
-        deal._stock = stock
-        deal._pile = [card.index for card in seen.discard_pile]
-        deal._table = list(seen.table)
-        if seen.current_seat is not None:
-            deal._seat = seen.current_seat
-        deal._taken = None if seen.taken_discard is None else seen.taken_discard.index
-        deal._drawn = deal._taken
-        if seen.drawn_card is not None:
-            deal._drawn = seen.drawn_card.index
-        elif deal._drawn is None and seen.phase in (_PHASE_MELD, _PHASE_DISCARD):
-            hidden = hands[deal._seat] & ~seen.known_cards[deal._seat].mask
-            if hidden and not (seen.rules.starter_extra_card and seen.turn == 1):
-                deal._drawn = (hidden & -hidden).bit_length() - 1
-        deal._melds_turn = seen.melds_this_turn
-        deal._undos_turn = seen.undos_this_turn
-        deal._played = list(seen.put_down_before)
-        deal._played_turn = seen.melded[deal._seat] and not seen.put_down_before[deal._seat]
-        deal._own_meld = list(seen.own_meld)
-        deal._public = [cards.mask for cards in seen.known_cards]
-        deal._taken_held = [sum(card.bit for card in cards) for cards in seen.taken_discards]
-        deal._exhaustions = seen.exhaustions
-        deal._stock_public = seen.public_stock is not None
-        deal._stock_recycled = seen.recycled_stock
-        deal._knock_card = knock_card
-        deal._rng = rng
-        deal._end = EndReason(seen.end_reason)
-        hand = hands[deal._seat]
-        for entry in seen.undo_entries:
-            if entry.kind == "draw":
-                assert entry.card is not None
-                deal._undo.append(("draw", entry.card.index))
-            else:
-                before = (hand | entry.hand_add.mask) & ~entry.hand_remove.mask
-                deal._undo.append(
-                    (
-                        entry.kind,
-                        (
-                            before,
-                            entry.table,
-                            entry.own_meld,
-                            entry.melds_this_turn,
-                            entry.played_this_turn,
-                            entry.known.mask,
-                            entry.taken.mask,
-                        ),
-                    )
-                )
-        return deal
-
     def record(self) -> str:
         """This deal as a game record (:func:`pyrummy.core.record.emit_record`):
         headers, ``Deal N``, ``Dealer: S``, ``Deck: ...``, one ``seat: action``
@@ -662,11 +664,7 @@ class Deal:
         >>> deal.record().splitlines()[7]
         '1: draw stock'
         """
-        if not self.deck:
-            raise RummyError("a sampled deal has no record: its deck is not known")
-        from pyrummy.core.record import emit_record  # record.py builds on this module
-
-        return emit_record(self)
+        return self._views.record(self)
 
     # -- legal actions ------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -712,10 +710,10 @@ class Deal:
         # The whole hand's deadwood, inlined for the usual hand with no rank
         # in three suits (no set possible: only runs count); the solver
         # otherwise. Giving back a card lowers it by 10 at most (15: a joker).
-        s = hand & _SUIT
-        h = hand >> 13 & _SUIT
-        d = hand >> 26 & _SUIT
-        c = hand >> 39 & _SUIT
+        s = hand & SUIT_BITS
+        h = hand >> 13 & SUIT_BITS
+        d = hand >> 26 & SUIT_BITS
+        c = hand >> 39 & SUIT_BITS
         if hand >> N_STANDARD or (s & h & (d | c)) | ((s | h) & d & c):
             whole = deadwood_of_mask(hand)  # jokers (an option) or a possible set
         else:
@@ -725,7 +723,7 @@ class Deal:
             return result
         # Close to knocking: the deadwood without each card, in one pass.
         without = deadwood_without_each(hand)
-        knocks = tuple(KNOCKS[i] for i in _bits(options) if without[i] <= limit)
+        knocks = tuple(KNOCKS[i] for i in card_numbers(options) if without[i] <= limit)
         return result + knocks
 
     def _meld_phase_actions(self) -> tuple[Action, ...]:
@@ -768,7 +766,7 @@ class Deal:
             reachable = 0
             for mask in layoff_fits:
                 reachable |= mask
-            for i in _bits(hand & reachable):
+            for i in card_numbers(hand & reachable):
                 bit = 1 << i
                 if may_remove(bit):
                     layoffs = _LAYOFFS[i]
@@ -780,7 +778,7 @@ class Deal:
             for mask in swap_fits:
                 reachable |= mask
             # Card by card, then table meld by table meld: the encoding order.
-            for i in _bits(hand & reachable):
+            for i in card_numbers(hand & reachable):
                 bit = 1 << i
                 swaps = _SWAPS[i]
                 result += [swaps[target] for target, mask in enumerate(swap_fits) if mask & bit]
@@ -925,7 +923,7 @@ class Deal:
         self._finish(EndReason.KNOCK, "showdown", seat)
 
     def _snapshot(self, seat: int) -> _Snapshot:
-        return (
+        return UndoSnapshot(
             self._hands[seat],
             tuple(self._table),
             self._own_meld[seat],
@@ -1263,7 +1261,7 @@ def _layoff_fits(meld: Meld, ace: str) -> int:
 def _layoff_mask(
     is_set: bool, cards: tuple[Card, ...], represents: tuple[Card | None, ...], ace: str
 ) -> int:
-    rules = _ACE_RULES[ace]
+    rules = ACE_RULES[ace]
     meld = Meld(MeldKind.SET if is_set else MeldKind.RUN, cards, represents)
     if is_set:
         rank = meld.rank
@@ -1306,10 +1304,10 @@ def _meld_numbers(space: ActionSpace, hand: int) -> list[tuple[int, int]]:
     suits or more, runs only in suits with three cards in a row (the rank
     pattern wrapped once, for the ace rules that go round the corner).
     """
-    s = hand & _SUIT
-    h = hand >> 13 & _SUIT
-    d = hand >> 26 & _SUIT
-    c = hand >> 39 & _SUIT
+    s = hand & SUIT_BITS
+    h = hand >> 13 & SUIT_BITS
+    d = hand >> 26 & SUIT_BITS
+    c = hand >> 39 & SUIT_BITS
     found: list[tuple[int, int]] = []
     three = (s & h & (d | c)) | ((s | h) & d & c)
     if three:
@@ -1338,7 +1336,7 @@ def _meld_numbers(space: ActionSpace, hand: int) -> list[tuple[int, int]]:
             low = ranks & -ranks
             ranks ^= low
             found += _joker_melds_of(
-                space, hand & _RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers, False
+                space, hand & RANK_ACROSS_SUITS[low.bit_length() - 1] | jokers, False
             )
         for base, pattern in ((0, s), (13, h), (26, d), (39, c)):
             if pattern & (pattern - 1) or (many and pattern):
@@ -1376,19 +1374,11 @@ def _run_numbers(space: ActionSpace, base: int, pattern: int) -> tuple[tuple[int
     """The runs without jokers in one suit (``base`` its first card number)."""
     index = space.meld_index
     found = []
-    for window in _run_patterns(space.ace):
+    for window in run_patterns(space.ace):
         if window & pattern == window:
             mask = window << base
             found.append((index[(mask, ())], mask))
     return tuple(found)
-
-
-@cache
-def _run_patterns(ace: str) -> tuple[int, ...]:
-    """Every run as a 13-bit rank pattern."""
-    return tuple(
-        sum(1 << (start + i) % 13 for i in range(length)) for start, length in run_windows(ace)
-    )
 
 
 def _coverage(melds: list[int], need_one: bool) -> Callable[[int], bool]:
@@ -1419,13 +1409,6 @@ def _coverage(melds: list[int], need_one: bool) -> Callable[[int], bool]:
     if need_one:
         return lambda left: bool(leftovers(left) & 2)
     return lambda left: bool(leftovers(left))
-
-
-_ACE_RULES: Final[dict[str, Rules]] = {
-    "low": find_rules("rotham"),
-    "high_or_low": find_rules("basic", ace="high_or_low", jokers=3),
-    "around_the_corner": find_rules("basic", ace="around_the_corner", jokers=3),
-}
 
 
 @lru_cache(maxsize=1 << 16)

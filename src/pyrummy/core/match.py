@@ -51,15 +51,15 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NoReturn
 
 from pyrummy.core.actions import Action
 from pyrummy.core.cards import Card
 from pyrummy.core.deal import Deal, HandsLike, new_deal
-from pyrummy.core.errors import IllegalActionError, RulesError, SetupError
+from pyrummy.core.errors import IllegalActionError, RulesError, RummyError, SetupError
 from pyrummy.core.ledger import Ledger
 from pyrummy.core.rules import Rules, find_rules
 
@@ -173,6 +173,28 @@ def check_names(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
                 "brackets, tabs or line breaks"
             )
     return result
+
+
+class MatchViews:
+    """The views of a match that the layers above it define (as
+    :class:`~pyrummy.core.deal.DealViews` for a deal): :meth:`Match.record`
+    calls ``record``, which :mod:`pyrummy.core.record` sets when imported
+    (``pyrummy/__init__.py`` imports it). The canonical function is
+    :func:`pyrummy.core.record.emit_record`.
+    """
+
+    __slots__ = ("record",)
+
+    def __init__(self) -> None:
+        self.record: Callable[[Match, bool | None], str] = _record_missing
+
+
+def _record_missing(*_: object) -> NoReturn:
+    raise RummyError("pyrummy.core.record is not imported")
+
+
+#: Filled by pyrummy.core.record on import.
+MATCH_VIEWS: Final = MatchViews()
 
 
 class Match:
@@ -330,9 +352,7 @@ class Match:
 
     def record(self, *, seed: bool | None = None) -> str:
         """The text record of the match (see :mod:`pyrummy.core.record`)."""
-        from pyrummy.core.record import emit_record  # record.py imports this module
-
-        return emit_record(self, seed=seed)
+        return MATCH_VIEWS.record(self, seed)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"deal {self.deal_number}"

@@ -54,18 +54,23 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
 from pyrummy.core.cards import Card, CardSet, Rank, Suit, parse_card
 from pyrummy.core.errors import RummyError
 from pyrummy.core.messages import Message, render, show_cards
+from pyrummy.core.patterns import (
+    MAX_RUN,
+    MIN_MELD,
+    RANK_ACROSS_SUITS,
+    SUIT_BITS,
+    runs_in_suit,
+    window_starts,
+)
 from pyrummy.core.rules import AceRule, Rules, find_rules
 
 MAX_SET: Final = 4
-MAX_RUN: Final = 13
-MIN_MELD: Final = 3
 # Ace rules from strictest to most permissive: used to say *which* rule a
 # run breaks ("the ace is low" rather than "cards are missing").
 _ACE_ORDER: Final[tuple[AceRule, ...]] = ("low", "high_or_low", "around_the_corner")
@@ -157,18 +162,8 @@ def _as_card_list(cards: Iterable[Card] | str) -> list[Card]:
 
 # -- runs ---------------------------------------------------------------------
 # A run of n cards is a window of n consecutive *positions*; position p holds
-# rank p % 13. The ace rule decides which windows exist: low 0..12, high or
-# low 0..13 (never both ends), around the corner any start, wrapping.
-
-
-def _window_starts(length: int, ace: AceRule) -> range:
-    if length > MAX_RUN or length < 1:
-        return range(0)
-    if ace == "low":
-        return range(0, 14 - length)
-    if ace == "high_or_low":
-        return range(0, 15 - length)
-    return range(0, 13)
+# rank p % 13. The ace rule decides which windows exist
+# (:func:`pyrummy.core.patterns.window_starts`).
 
 
 def _offsets(ranks: Sequence[int], start: int, length: int) -> list[int] | None:
@@ -186,7 +181,7 @@ class _Reading:
 def _readings(ranks: Sequence[int], length: int, ace: AceRule) -> list[_Reading]:
     """Every window of ``length`` holding the (distinct) ranks."""
     found = []
-    for start in _window_starts(length, ace):
+    for start in window_starts(length, ace):
         offsets = _offsets(ranks, start, length)
         if offsets is not None:
             found.append(_Reading(start, tuple(offsets)))
@@ -218,7 +213,7 @@ def _run_in_given_order(cards: Sequence[Card], ace: AceRule) -> Meld | None:
     first_index, first = indexed[0]
     assert first.rank is not None and first.suit is not None
     start = (first.rank - first_index) % 13
-    if start not in _window_starts(length, ace):
+    if start not in window_starts(length, ace):
         return None
     for i, card in indexed:
         if card.suit is not first.suit or card.rank != (start + i) % 13:
@@ -452,29 +447,6 @@ def swap_joker(meld: Meld, card: Card) -> tuple[Meld, Card] | None:
 # -- every meld in a hand -------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
-def _run_windows(ace: AceRule) -> tuple[int, ...]:
-    """Every run as a 13-bit rank pattern, without repeats."""
-    windows: dict[int, None] = {}
-    for length in range(MIN_MELD, MAX_RUN + 1):
-        for start in _window_starts(length, ace):
-            pattern = 0
-            for i in range(length):
-                pattern |= 1 << ((start + i) % 13)
-            windows.setdefault(pattern, None)
-    return tuple(windows)
-
-
-@lru_cache(maxsize=3 * 8192)
-def _runs_in_suit(pattern: int, ace: AceRule) -> tuple[int, ...]:
-    return tuple(window for window in _run_windows(ace) if window & pattern == window)
-
-
-_RANK_ACROSS_SUITS: Final = tuple(
-    sum(1 << (13 * suit + rank) for suit in range(4)) for rank in range(13)
-)
-
-
 def all_melds_in(cards: CardSet, rules: Rules | str = "knock") -> list[CardSet]:
     """Every set and run (without jokers) made of some of the cards.
 
@@ -489,18 +461,18 @@ def all_melds_in(cards: CardSet, rules: Rules | str = "knock") -> list[CardSet]:
     mask = cards.mask
     ace = _as_rules(rules).ace
     found: list[CardSet] = []
-    for across in _RANK_ACROSS_SUITS:
+    for across in RANK_ACROSS_SUITS:
         same_rank = mask & across
         count = same_rank.bit_count()
         if count < MIN_MELD:
             continue
-        bits = [same_rank & (0x1FFF << (13 * suit)) for suit in range(4)]
+        bits = [same_rank & (SUIT_BITS << (13 * suit)) for suit in range(4)]
         present = [bit for bit in bits if bit]
         found.extend(CardSet(sum(trio)) for trio in combinations(present, MIN_MELD))
         if count == MAX_SET:
             found.append(CardSet(same_rank))
     for suit in range(4):
-        pattern = mask >> (13 * suit) & 0x1FFF
+        pattern = mask >> (13 * suit) & SUIT_BITS
         if pattern.bit_count() >= MIN_MELD:
-            found.extend(CardSet(window << (13 * suit)) for window in _runs_in_suit(pattern, ace))
+            found.extend(CardSet(window << (13 * suit)) for window in runs_in_suit(pattern, ace))
     return found

@@ -1,4 +1,4 @@
-"""What one seat may know of a deal, and re-deals consistent with it.
+"""What one seat may know of a deal.
 
 An :class:`Observation` is built for one seat (or ``None``, a spectator) by
 :meth:`pyrummy.core.deal.Deal.observe`. It holds the seat's own hand and
@@ -15,73 +15,24 @@ every hand and the knock card are shown (``revealed_hands``, ``knock_card``).
 (10, (10, 10), 31, None)
 >>> deal.observe(None).hand
 CardSet('')
->>> import random
->>> again = seen.sample_deal(random.Random(0))
->>> again.hands(1) == deal.hands(1), again.discard_pile == deal.discard_pile
-(True, True)
+
+Re-deals consistent with an observation are :func:`pyrummy.core.sampling.sample_deal`.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from pyrummy.core.actions import Action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet
+from pyrummy.core.deal import DEAL_VIEWS, Deal, PublicUndo, TableMeld
 from pyrummy.core.errors import RummyError
-from pyrummy.core.melds import Meld
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
-
-if TYPE_CHECKING:
-    from pyrummy.core.deal import Deal
-
-
-@dataclass(frozen=True)
-class TableMeld:
-    """A meld on the table: who laid it down and who laid each of its cards.
-
-    ``laid_by[i]`` is the seat that put ``meld.cards[i]`` on the table.
-    """
-
-    owner: int
-    meld: Meld
-    laid_by: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "owner": self.owner,
-            "kind": self.meld.kind.value,
-            "cards": [str(card) for card in self.meld.cards],
-            "represents": [None if c is None else str(c) for c in self.meld.represents],
-            "laid_by": list(self.laid_by),
-        }
-
-
-@dataclass(frozen=True)
-class PublicUndo:
-    """One step the seat to play may take back, in public terms.
-
-    ``kind`` is ``draw`` (``card`` goes back on the pile) or ``table`` (the
-    table, flags and the hand as they were: the hand is the current hand
-    plus ``hand_add`` minus ``hand_remove``, both made of public cards).
-    """
-
-    kind: str
-    card: Card | None = None
-    table: tuple[TableMeld, ...] = ()
-    own_meld: bool = False
-    melds_this_turn: int = 0
-    played_this_turn: bool = False
-    known: CardSet = field(default_factory=CardSet)
-    taken: CardSet = field(default_factory=CardSet)
-    hand_add: CardSet = field(default_factory=CardSet)
-    hand_remove: CardSet = field(default_factory=CardSet)
-
 
 _CARD_NAMES: Final = tuple(str(card) for card in ALL_CARDS)
 
@@ -297,36 +248,7 @@ class Observation:
             known |= cards.mask
         return CardSet(((1 << self.rules.deck_size) - 1) & ~known)
 
-    def sample_deal(self, rng: random.Random) -> Deal:
-        """A full deal consistent with this observation, for search.
 
-        The observer's hand, the pile, the table and every card known to be
-        in some hand stay put; the unseen cards are dealt at random to the
-        other hands' unknown places and the stock. The sampled deal carries
-        the same history and phase but no deck (it has no record).
-        Limitation: after a *shuffled* rebuild of the stock, the stock may
-        be sampled with cards that were in a hand at the time.
-        """
-        from pyrummy.core.deal import Deal
+DEAL_VIEWS.observe = Observation.of
 
-        seat = self.seat
-        unseen = list(self.unseen_cards())
-        rng.shuffle(unseen)
-        hands: list[int] = []
-        for other in range(self.players):
-            if self.revealed_hands is not None:
-                hands.append(self.revealed_hands[other].mask)
-                continue
-            if other == seat:
-                hands.append(self.hand.mask)
-                continue
-            mask = self.known_cards[other].mask
-            for _ in range(self.hand_sizes[other] - mask.bit_count()):
-                mask |= unseen.pop().bit
-            hands.append(mask)
-        if self.public_stock is not None:
-            stock = [card.index for card in reversed(self.public_stock)]
-        else:
-            stock = [unseen.pop().index for _ in range(self.stock_count)] if unseen else []
-        knock = self.knock_card.index if self.knock_card is not None else None
-        return Deal._sampled(self, hands, stock, knock, random.Random(rng.random()))
+__all__ = ["Observation", "PublicUndo", "TableMeld"]

@@ -100,9 +100,9 @@ from typing import Final
 
 from pyrummy.core.actions import Action, parse_action
 from pyrummy.core.cards import Card, parse_card_list
-from pyrummy.core.deal import Deal, arrange_deck, new_deal
+from pyrummy.core.deal import DEAL_VIEWS, Deal, arrange_deck, new_deal
 from pyrummy.core.errors import RecordError, RummyError
-from pyrummy.core.match import Match, check_ending, check_names
+from pyrummy.core.match import MATCH_VIEWS, Match, check_ending, check_names
 from pyrummy.core.rules import Rules, find_rules, parse_options
 
 #: Headers that describe the game, in the order they are written.
@@ -566,3 +566,17 @@ def _match_for_replay(
     rules: Rules, players: int, first_dealer: int, names: tuple[str, ...], seed: int | None
 ) -> Match:
     return Match(rules, players, first_dealer, names, seed)
+
+
+def _record_of_deal(deal: Deal) -> str:
+    if not deal.deck:
+        raise RummyError("a sampled deal has no record: its deck is not known")
+    return emit_record(deal)
+
+
+def _record_of_match(match: Match, seed: bool | None) -> str:
+    return emit_record(match, seed=seed)
+
+
+DEAL_VIEWS.record = _record_of_deal
+MATCH_VIEWS.record = _record_of_match

@@ -29,7 +29,7 @@ deal that reaches it ends as the rules say). A game is one deal.
   seen.
 - **Resampling.** ``resample_from_infostate(player, sampler)`` re-deals the
   cards ``player`` cannot see with
-  :meth:`~pyrummy.core.observation.Observation.sample_deal`, seeded from
+  :func:`~pyrummy.core.sampling.sample_deal`, seeded from
   ``sampler``. The new state has the same information state for ``player``;
   it has no OpenSpiel history (the deck behind it is unknown), and the other
   seats' private draw lists are unknown (shown as ``?``).
@@ -59,6 +59,7 @@ from pyrummy.core.cards import ALL_CARDS, CardSet
 from pyrummy.core.deal import Deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import PRESETS, Rules, find_rules
+from pyrummy.core.sampling import sample_deal
 from pyrummy.research.encoding import (
     action_ids,
     deal_rewards,
@@ -270,7 +271,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         if deal is None:
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(float(probability_sampler()) * 2**53))
-        sampled = deal.observe(player_id).sample_deal(rng)
+        sampled = sample_deal(deal.observe(player_id), rng)
         state: RummyState = self.get_game().new_initial_state()
         state._deck = []
         state._box = DealBox(sampled)

@@ -1,0 +1,123 @@
+"""Re-deals consistent with what one seat knows, for search (determinization).
+
+:func:`sample_deal` turns an :class:`~pyrummy.core.observation.Observation`
+into a full :class:`~pyrummy.core.deal.Deal`: the seat's own hand and every
+public fact stay put, the unseen cards are dealt again at random.
+
+>>> import random
+>>> from pyrummy.core.deal import new_deal
+>>> deal = new_deal("gin", players=2, seed=4)
+>>> seen = deal.observe(1)
+>>> again = sample_deal(seen, random.Random(0))
+>>> again.hands(1) == deal.hands(1), again.discard_pile == deal.discard_pile
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+from pyrummy.core.deal import Deal, UndoSnapshot
+from pyrummy.core.observation import Observation
+from pyrummy.core.phases import EndReason, Phase
+
+__all__ = ["sample_deal"]
+
+
+def sample_deal(seen: Observation, rng: random.Random) -> Deal:
+    """A full deal consistent with what ``seen`` shows, for search.
+
+    The observer's hand, the pile, the table and every card known to be
+    in some hand stay put; the unseen cards are dealt at random to the
+    other hands' unknown places and the stock. The sampled deal carries
+    the same history and phase but no deck (it has no record).
+    Limitation: after a *shuffled* rebuild of the stock, the stock may
+    be sampled with cards that were in a hand at the time.
+    """
+    seat = seen.seat
+    unseen = list(seen.unseen_cards())
+    rng.shuffle(unseen)
+    hands: list[int] = []
+    for other in range(seen.players):
+        if seen.revealed_hands is not None:
+            hands.append(seen.revealed_hands[other].mask)
+            continue
+        if other == seat:
+            hands.append(seen.hand.mask)
+            continue
+        mask = seen.known_cards[other].mask
+        for _ in range(seen.hand_sizes[other] - mask.bit_count()):
+            mask |= unseen.pop().bit
+        hands.append(mask)
+    if seen.public_stock is not None:
+        stock = [card.index for card in reversed(seen.public_stock)]
+    else:
+        stock = [unseen.pop().index for _ in range(seen.stock_count)] if unseen else []
+    knock = seen.knock_card.index if seen.knock_card is not None else None
+    return _deal_in_position(seen, hands, stock, knock, random.Random(rng.random()))
+
+
+def _deal_in_position(
+    seen: Observation,
+    hands: list[int],
+    stock: list[int],
+    knock_card: int | None,
+    rng: random.Random,
+) -> Deal:
+    """A deal in the observed position with these hidden cards (see
+    :func:`sample_deal`); ``stock`` is top card last."""
+    deal = Deal._blank(seen.rules, seen.players, seen.dealer, seen.deal_number)
+    deal.history = list(seen.history)
+    deal.phase = seen.phase
+    deal.is_over = seen.phase is Phase.OVER
+    deal.turn = seen.turn
+    deal._settlement = seen.settlement
+    deal._hands = hands
+    deal._stock = stock
+    deal._pile = [card.index for card in seen.discard_pile]
+    deal._table = list(seen.table)
+    if seen.current_seat is not None:
+        deal._seat = seen.current_seat
+    deal._taken = None if seen.taken_discard is None else seen.taken_discard.index
+    deal._drawn = deal._taken
+    if seen.drawn_card is not None:
+        deal._drawn = seen.drawn_card.index
+    elif deal._drawn is None and seen.phase in (Phase.MELD, Phase.DISCARD):
+        hidden = hands[deal._seat] & ~seen.known_cards[deal._seat].mask
+        if hidden and not (seen.rules.starter_extra_card and seen.turn == 1):
+            deal._drawn = (hidden & -hidden).bit_length() - 1
+    deal._melds_turn = seen.melds_this_turn
+    deal._undos_turn = seen.undos_this_turn
+    deal._played = list(seen.put_down_before)
+    deal._played_turn = seen.melded[deal._seat] and not seen.put_down_before[deal._seat]
+    deal._own_meld = list(seen.own_meld)
+    deal._public = [cards.mask for cards in seen.known_cards]
+    deal._taken_held = [sum(card.bit for card in cards) for cards in seen.taken_discards]
+    deal._exhaustions = seen.exhaustions
+    deal._stock_public = seen.public_stock is not None
+    deal._stock_recycled = seen.recycled_stock
+    deal._knock_card = knock_card
+    deal._rng = rng
+    deal._end = EndReason(seen.end_reason)
+    hand = hands[deal._seat]
+    for entry in seen.undo_entries:
+        if entry.kind == "draw":
+            assert entry.card is not None
+            deal._undo.append(("draw", entry.card.index))
+        else:
+            before = (hand | entry.hand_add.mask) & ~entry.hand_remove.mask
+            deal._undo.append(
+                (
+                    entry.kind,
+                    UndoSnapshot(
+                        before,
+                        entry.table,
+                        entry.own_meld,
+                        entry.melds_this_turn,
+                        entry.played_this_turn,
+                        entry.known.mask,
+                        entry.taken.mask,
+                    ),
+                )
+            )
+    return deal
