@@ -1,7 +1,7 @@
 """The hard bot: the medium bot's play, searched deeper where it was measured to pay.
 
 * **Knock rummy:** by default the knock is the expected settlement over
-  ``knock_samples`` re-deals (``observation.sample_deal``) against waiting
+  ``knock_samples`` re-deals (``sampling.sample_deal``) against waiting
   a round, knocking even at a small expected loss, up to 80 deadwood. With
   ``knock_equity=True`` it is decided by :mod:`pyrummy.bots.knock_equity`:
   thousands of re-deals on int masks, weighed by an opponent model read

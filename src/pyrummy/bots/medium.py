@@ -17,7 +17,7 @@
   (:mod:`pyrummy.bots.opponents`). In the melding games a card that fits a
   meld on the table is also risky.
 * **When to knock** (knock rummy and gin). It re-deals the hidden cards
-  consistently with what it knows (``observation.sample_deal``), settles
+  consistently with what it knows (``sampling.sample_deal``), settles
   the opponents' hands against its own and compares the expected outcome of
   knocking now with that of playing one more round (the others play the
   simple bot's way and may knock first) and knocking next turn. It knocks
