@@ -64,11 +64,13 @@ MELD_PASS_LIKELIHOOD = 0.3
 MIN_SAMPLES = 16
 MAX_SAMPLES = 6_000
 
-#: Rounds a waiting plan looks ahead, and the plans: knock at the first later
-#: turn with this much deadwood or less (the first: at the next turn).
+#: Rounds a waiting plan looks ahead.
 HORIZON = 5
+#: The waiting plans: knock at the first later turn with this much deadwood
+#: or less (the first, 1,000: at the next turn).
 WAIT_PLANS: tuple[int, ...] = (1_000, 15, 10, 6, 3)
 
+#: A source of seconds (``time.perf_counter``); tests inject a fake one.
 Clock = Callable[[], float]
 
 
