@@ -29,6 +29,7 @@ LAYER_TEST_PREFIXES = (
     "test_cli",
     "test_play",
     "test_docs",  # runs the README's examples, research ones included
+    "test_load",  # drives benchmarks/load.py (aiohttp, the web extra)
 )
 
 
