@@ -44,7 +44,9 @@ def serious(page: Page, axe_source: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str, lang: str) -> None:
-    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 800}, locale=lang)
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": 1280, "height": 800}, locale=lang
+    )
     page = context.new_page()
     page.goto(base_url + "/")
     expect(page.locator("#deal-button")).to_be_visible()

@@ -97,7 +97,9 @@ def browser() -> Iterator[Browser]:
 
 
 def open_page(browser: Browser, base_url: str, width: int = 1280, lang: str = "en") -> Page:
-    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": 900}, locale=lang)
+    context = browser.new_context(
+        bypass_csp=True, viewport={"width": width, "height": 900}, locale=lang
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
