@@ -79,12 +79,12 @@ from pyrummy.server.tables import (
     new_table_spec,
 )
 from pyrummy.server.views import (
-    encode,
     event_with_state_json,
     replay_view,
     rules_summary,
     seat_state,
     seat_state_json,
+    state_message_json,
     table_summary,
 )
 
@@ -108,10 +108,16 @@ en/ru) and changes nothing.
 header or the cookie). Every accepted action is event number `seq`
 (1, 2, ...). On connect the server sends the events after `N` as
 `{"type": "event", "seq", "seat", "action", "kind"}` (the knock card hidden
-from other seats), then `{"type": "state", "seq", "state", "resync"}`. Live
-events carry the new state for the receiving seat:
-`{"type": "event", ..., "state": {...}}`. `GET /api/tables/{id}/events?since=N`
-is the same by polling.
+from other seats), then `{"type": "state", "seq", "state", "resync"}`: a
+snapshot, whole. Live messages carry the new state for the receiving seat:
+`{"type": "event", ..., "state": {...}}` (and `{"type": "state", ...}` when a
+person moves on from a showdown or a setting changes), with one difference:
+of the finished deals (`match.deals`, `deal_histories`) only the last one is
+there, starting at index `state.deals_from`; the earlier ones are the
+client's already, so a message's size does not grow with the match (nor is
+a finished match's `record` there: `GET /api/matches/{id}/record`).
+`GET /api/tables/{id}/events?since=N` is the same by polling (its state is
+whole).
 
 **Storage.** Every action is stored in the transaction that applies it;
 tables resume exactly after a restart, even after SIGKILL.
@@ -313,10 +319,7 @@ def create_app(
             seat = subscriber.seat
             if seat not in cache:
                 if stored is None:
-                    head = encode({"type": "state", "seq": table.seq})[:-1]
-                    cache[seat] = (
-                        head + b',"state":' + seat_state_json(table, seat) + b"}"
-                    ).decode()
+                    cache[seat] = state_message_json(table, seat)
                 else:
                     cache[seat] = event_with_state_json(table, stored, seat)
             table.deliver(subscriber, cache[seat])

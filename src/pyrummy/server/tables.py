@@ -287,18 +287,18 @@ class LiveTable:
         if fresh is None:  # pragma: no cover - the row was there a moment ago
             return
         known = [(a.seq, a.seat, a.text) for a in self.actions]
-        if [(a.seq, a.seat, a.text) for a in fresh.actions[: len(known)]] == known:
-            for stored in fresh.actions[len(known) :]:
-                self.take_stored(stored)
-            return
-        # Storage disagrees with what this table applied (should not happen):
-        # storage is the truth; subscribers get the fresh state.
+        agree = [(a.seq, a.seat, a.text) for a in fresh.actions[: len(known)]] == known
+        # The match is rebuilt whatever happened to it in memory: storage is the truth.
         self.match = build_match(fresh.spec)
         self.actions = []
-        for stored_action in fresh.actions:
+        for stored_action in fresh.actions[: len(known) if agree else None]:
             self.match.apply(stored_action.text)
             self.actions.append(stored_action)
-        self._publish(None)
+        if agree:
+            for stored in fresh.actions[len(known) :]:
+                self.take_stored(stored)
+        else:  # (should not happen) subscribers get the state as stored
+            self._publish(None)
 
     async def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
