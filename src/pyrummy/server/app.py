@@ -124,6 +124,8 @@ tables resume exactly after a restart, even after SIGKILL.
 """
 
 MAX_BODY = 16 * 1024
+#: How far past the requested page ``GET /api/matches`` counts its total.
+COUNT_WINDOW = 1000
 #: A browser cannot set headers on a WebSocket: it offers ``pyrummy`` and
 #: ``pyrummy.token.<seat token>`` as subprotocols instead (never the URL).
 WS_SUBPROTOCOL = "pyrummy"
@@ -652,11 +654,20 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
-        """Matches, newest first: finished ones by default (``status=live|all``)."""
+        """Matches, newest first: finished ones by default (``status=live|all``).
+
+        ``total`` counts at most 1000 matches past this page (``total_exact``
+        says whether it is the whole count)."""
         store: Store = state["store"]
-        total, rows = await store.list_tables(None if status == "all" else status, limit, offset)
+        # Counting every finished match at every request would cost more as
+        # history grows: the total counts the rows up to a window past this page.
+        count_up_to = offset + limit + COUNT_WINDOW
+        total, rows = await store.list_tables(
+            None if status == "all" else status, limit, offset, count_up_to
+        )
         return {
             "total": total,
+            "total_exact": total < count_up_to,
             "matches": [
                 table_summary(spec, row_status)
                 | {"finished_at": finished, "result": result, "actions": actions}

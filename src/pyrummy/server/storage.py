@@ -335,14 +335,19 @@ class Store:
             )
 
     async def list_tables(
-        self, status: str | None, limit: int, offset: int
+        self, status: str | None, limit: int, offset: int, count_up_to: int | None = None
     ) -> tuple[int, list[tuple[TableSpec, str, float | None, dict[str, Any] | None, int]]]:
-        """A page of tables, newest first: (total, [(spec, status, finished, result, actions)])."""
+        """A page of tables, newest first: (total, [(spec, status, finished, result, actions)]).
+
+        With ``count_up_to`` the total counts at most that many rows, so that
+        the cost of a page does not grow with the whole history.
+        """
         async with self._sessions() as session:
             where = [] if status is None else [TableRow.status == status]
-            total = (
-                await session.scalar(select(func.count()).select_from(TableRow).where(*where)) or 0
-            )
+            counted = select(TableRow.id).where(*where)
+            if count_up_to is not None:
+                counted = counted.limit(count_up_to)
+            total = await session.scalar(select(func.count()).select_from(counted.subquery())) or 0
             # Counted per row of the page through the actions' primary key
             # (table_id, seq), not grouped over every action ever stored.
             actions = (

@@ -146,6 +146,19 @@ class Subscriber:
 BotFactory = Callable[[str, int], Any]
 
 
+def fallback_move(observation: Any, legal: list[Action], match_seed: int, seq: int) -> Action:
+    """The move played for a bot whose decision took too long: the simple
+    bot's (seeded by the table and the move, so a table replays the same)."""
+    from pyrummy.bots import make_bot
+
+    try:
+        action: Action = make_bot("simple", bot_seed(match_seed, seq)).choose(observation, legal)
+    except Exception:  # the last resort must not fail: any legal action
+        log.exception("the simple bot failed too: a random legal action")
+        return random.choice(legal)
+    return action
+
+
 def default_bot_factory(name: str, seed: int) -> Any:
     from pyrummy.bots import make_bot
 
@@ -394,13 +407,16 @@ class LiveTable:
                         self.bots[seat], kind, observation, legal
                     )
                 except TimeoutError:
+                    # Its decision is abandoned (the bot keeps its state from
+                    # before it): the simple bot, which decides in well under
+                    # a millisecond, plays this move instead.
                     log.warning(
-                        "table %s: bot in seat %d thought over %.1f s: a random legal action",
+                        "table %s: bot in seat %d thought over %.1f s: the simple bot moves",
                         self.table_id,
                         seat,
                         self.bot_pool.think_limit,
                     )
-                    action = random.choice(legal)
+                    action = fallback_move(observation, legal, self.spec.seed, self.seq)
                 except Exception:
                     # A broken bot must not freeze the table: play on with any
                     # legal action (the core's list) and say so in the log.
