@@ -111,19 +111,25 @@ class BotPool:
             self._kill(pool)
             raise
 
-    def _kill(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
-        if self._executor is pool:
-            self._executor = None
+    @staticmethod
+    def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
         processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
                 process.kill()
+
+    def _kill(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        if self._executor is pool:
+            self._executor = None
+        self._stop(pool)
         # New workers start now, not at the next decision (a spawned worker
         # takes a second or more to import the bots).
         self._warming = asyncio.get_running_loop().create_task(self.warm_up())
 
     def shutdown(self) -> None:
+        """Stop the workers now: a decision under way is not waited for, and
+        no worker outlives the server (a stopped server left them behind)."""
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            self._stop(executor)
