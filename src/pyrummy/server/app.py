@@ -161,7 +161,7 @@ class Settings:
     #: When abandoned tables close and idle ones leave memory.
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
     #: Private tables for friends: presence, grace periods, chat limits.
-    rooms: RoomSettings = field(default_factory=RoomSettings)
+    rooms: RoomSettings = field(default_factory=RoomSettings.from_env)
 
     def url(self) -> str:
         if self.database_url:

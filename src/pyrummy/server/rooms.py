@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import os
 import re
 import secrets
 import time
@@ -126,6 +128,22 @@ class RoomSettings:
     chat_window: float = 30.0
     #: Watchers listed: seen within this many seconds.
     watcher_timeout: float = 10.0
+
+    @classmethod
+    def from_env(cls) -> RoomSettings:
+        """Defaults, with ``PYRUMMY_ROOM_GRACE_CHOICES`` (``30,60,120``) and
+        ``PYRUMMY_ROOM_PRESENCE_TIMEOUT`` (seconds) from the environment: how
+        browser tests get a short grace period from ``pyrummy serve``."""
+        settings = cls()
+        choices = os.environ.get("PYRUMMY_ROOM_GRACE_CHOICES")
+        if choices:
+            grace = tuple(int(part) for part in choices.split(","))
+            default = settings.default_grace if settings.default_grace in grace else grace[-1]
+            settings = dataclasses.replace(settings, grace_choices=grace, default_grace=default)
+        timeout = os.environ.get("PYRUMMY_ROOM_PRESENCE_TIMEOUT")
+        if timeout:
+            settings = dataclasses.replace(settings, presence_timeout=float(timeout))
+        return settings
 
 
 @dataclass
@@ -594,6 +612,11 @@ class Rooms:
             "watchers": watchers,
             "missing": [i for i in room.missing()],
         }
+        if room.status == STARTED and room.table_id is not None:
+            with contextlib.suppress(TableError):
+                table = await self.manager.get(room.table_id)
+                view["to_play"] = table.match.current_seat
+                view["over"] = table.is_over
         if chat_since >= 0:
             view["chat"] = await self.chat_since(room.code, chat_since)
         return view

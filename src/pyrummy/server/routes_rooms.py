@@ -185,6 +185,16 @@ def rooms_router(
             "token": token,
         }
 
+    @router.get("/api/rooms/options")
+    async def room_options() -> dict[str, Any]:
+        """The grace periods and turn timers a creator may choose here."""
+        settings = rooms().settings
+        return {
+            "grace_choices": list(settings.grace_choices),
+            "default_grace": settings.default_grace,
+            "turn_timers": [0, 30, 60, 120],
+        }
+
     @router.get("/api/rooms/{code}")
     async def get_room(code: str, request: Request) -> dict[str, Any]:
         manager = rooms()
