@@ -22,7 +22,7 @@ FAST = RoomSettings(presence_timeout=1.0, tick=3600.0, grace_choices=(2, 120))
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with app_client(tmp_path, rooms=FAST) as test_client:
+    with app_client(tmp_path, rooms=FAST, bot_workers=0) as test_client:
         yield test_client
 
 
