@@ -244,3 +244,145 @@ def test_workers_need_postgresql(tmp_path: Path) -> None:
         timeout=120,
     )
     assert refused.returncode == 2 and "needs PostgreSQL" in refused.stderr
+
+
+# -- one event loop playing two server processes (deterministic timing) -------------
+
+
+class SlowBot:
+    """A bot that thinks ``seconds`` per decision (in the bot pool's thread)."""
+
+    def __init__(self, seconds: float, seed: int) -> None:
+        import random
+
+        self.seconds = seconds
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: Any, legal: Any) -> Any:
+        time.sleep(self.seconds)
+        return self.rng.choice(list(legal))
+
+
+def recording(events: dict[str, list[int]]) -> Any:
+    """A TableManager's ``on_change`` that notes the events of each table."""
+
+    def on_change(table: Any, stored: Any) -> None:
+        if stored is not None:
+            events.setdefault(table.table_id, []).append(stored.seq)
+
+    return on_change
+
+
+def calm(legal: list[Any]) -> Any:
+    quiet = [a for a in legal if a.kind.name.lower() not in ("knock", "meld", "layoff", "undo")]
+    return (quiet or legal)[0]
+
+
+def test_events_reach_a_process_whose_other_table_is_busy(postgres_server: str) -> None:
+    """The regression of a lost-looking event: a person's WebSocket on process A,
+    their actions through process B. A also plays a table whose slow bot holds
+    that table's lock for seconds at a time; the person's events still reach A
+    at once (no table's catch-up waits behind another's), each once, in order."""
+    import asyncio
+
+    from pyrummy.server.botpool import BotPool
+    from pyrummy.server.cluster import Cluster
+    from pyrummy.server.storage import SeatSpec, Store
+    from pyrummy.server.tables import TableManager, default_bot_factory, new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+
+    def factory(name: str, seed: int) -> Any:
+        return SlowBot(1.5, seed) if name == "hard" else default_bot_factory(name, seed)
+
+    async def run() -> None:
+        seen_on_a: dict[str, list[int]] = {}
+        stores = [await Store.open(url), await Store.open(url)]
+        managers = [TableManager(store, factory, BotPool(0, think_limit=30)) for store in stores]
+        managers[0].on_change = recording(seen_on_a)
+        clusters = [
+            await Cluster.start(s, m, takeover_every=0.2)
+            for s, m in zip(stores, managers, strict=True)
+        ]
+        a, b = managers
+        try:
+            busy = new_table_spec("knock", {}, [SeatSpec("bot", "hard")] * 2, bot_delay=0.0)
+            await a.create(busy)
+            (await a.get(busy.table_id)).wake_bots()
+            person = new_table_spec(
+                "knock",
+                {"match_end": "deals", "deals": 50},
+                [SeatSpec("human"), SeatSpec("bot", "random"), SeatSpec("bot", "random")],
+                bot_delay=0.0,
+            )
+            await a.create(person)
+            (await a.get(person.table_id)).wake_bots()
+            await asyncio.sleep(2.0)  # the slow bots are deep in thought on A
+            mine: list[int] = []
+            while len(mine) < 25:
+                table = await b.get(person.table_id)
+                if table.is_over:
+                    break
+                if table.awaiting:
+                    await table.acknowledge(0)
+                if table.match.current_seat != 0:
+                    await asyncio.sleep(0.01)
+                    continue
+                async with table.lock:
+                    stored = await table.apply(0, str(calm(table.match.legal_actions())))
+                mine.append(stored.seq)
+                async with asyncio.timeout(1.0):  # far below the slow bot's 1.5 s
+                    while stored.seq not in seen_on_a.get(person.table_id, []):
+                        await asyncio.sleep(0.005)
+            assert len(mine) >= 20
+            events = seen_on_a[person.table_id]
+            assert events == list(range(1, len(events) + 1))
+        finally:
+            for cluster in clusters:
+                await cluster.stop()
+            for manager, store in zip(managers, stores, strict=True):
+                await manager.stop()
+                await store.close()
+
+    asyncio.run(run())
+
+
+def test_a_conflicting_action_publishes_what_the_other_process_stored(
+    postgres_server: str,
+) -> None:
+    """Process B, not yet told of action N stored by A, plays action N itself:
+    storage refuses it (503), B reads the table back, and B's subscribers get
+    event N: nothing skipped because B learnt of it by a refusal."""
+    import asyncio
+
+    from pyrummy.server.storage import SeatSpec, Store
+    from pyrummy.server.tables import LiveTable, TableError, new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        store = await Store.open(url)
+        try:
+            spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("human")], 0.0)
+            await store.create_table(spec, [None, None])
+            stored = await store.load_table(spec.table_id)
+            assert stored is not None
+            first, second = LiveTable(stored, store), LiveTable(stored, store)
+            published: list[int | None] = []
+            second.on_change = lambda _t, s: published.append(None if s is None else s.seq)
+            seat = first.match.current_seat
+            assert seat is not None
+            action = str(calm(first.match.legal_actions()))
+            await first.apply(seat, action)
+            try:
+                await second.apply(seat, action)
+            except TableError as refused:
+                assert refused.status == 503
+            else:
+                raise AssertionError("storage took action 1 twice")
+            assert published == [1]
+            assert second.seq == 1 and second.match.current_seat == first.match.current_seat
+        finally:
+            await store.close()
+
+    asyncio.run(run())

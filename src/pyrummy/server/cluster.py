@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 import psycopg
@@ -41,7 +42,7 @@ from pyrummy.server.storage import (
     Store,
     StoredAction,
 )
-from pyrummy.server.tables import LiveTable, TableManager
+from pyrummy.server.tables import LiveTable, TableError, TableManager
 
 log = logging.getLogger("pyrummy.server")
 
@@ -81,19 +82,7 @@ async def catch_up(table: LiveTable, store: Store) -> int:
     for seq, seat, text in rows:
         if seq != table.seq + 1:  # already applied meanwhile, or a gap: next time
             continue
-        stored = StoredAction(seq, seat, text)
-        deals_before = len(table.match.finished_deals)
-        candidate = table.match.clone()
-        candidate.apply(text)
-        table.match = candidate
-        table.actions.append(stored)
-        # The same bookkeeping as LiveTable.apply: who still looks at a showdown.
-        if len(table.match.finished_deals) > deals_before and not table.match.is_over:
-            table.awaiting = set(table.humans)
-        elif seat in table.awaiting:
-            table.awaiting.discard(seat)
-        if table.on_change is not None:
-            table.on_change(table, stored)
+        table.take_stored(StoredAction(seq, seat, text))
         applied += 1
     return applied
 
@@ -130,6 +119,7 @@ class Cluster:
         self.store = store
         self.manager = manager
         self.takeover_every = takeover_every
+        self._info = conninfo(str(store.engine.url.render_as_string(hide_password=False)))
         #: The bots of tables another process owns, switched off here.
         self._idle_bots: dict[str, dict[int, Any]] = {}
         self._owned: set[str] = set()
@@ -137,26 +127,33 @@ class Cluster:
         self._locks: psycopg.AsyncConnection[Any] | None = None
         self._lock_guard = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
+        #: What each table has to catch up with ("actions", "meta"), and the
+        #: task doing it: one per table, so that a table whose lock is held
+        #: (a bot thinking, a commit) never delays the events of the others.
+        self._pending: dict[str, set[str]] = {}
+        self._runners: dict[str, asyncio.Task[None]] = {}
+        #: When a table found waiting for a person was last loaded by adopt_orphans.
+        self._waiting_checked: dict[str, float] = {}
+        #: Set once the listening connection is up (tests wait for it).
+        self.listening = asyncio.Event()
 
     @classmethod
     async def start(
         cls, store: Store, manager: TableManager, takeover_every: float = 1.0
     ) -> Cluster:
         cluster = cls(store, manager, takeover_every)
-        info = conninfo(str(store.engine.url.render_as_string(hide_password=False)))
-        cluster._listener = await psycopg.AsyncConnection.connect(info, autocommit=True)
-        cluster._locks = await psycopg.AsyncConnection.connect(info, autocommit=True)
-        await cluster._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        cluster._locks = await psycopg.AsyncConnection.connect(cluster._info, autocommit=True)
+        await cluster._connect_listener()
         loop = asyncio.get_running_loop()
         cluster._tasks = [
-            loop.create_task(cluster._listen()),
+            loop.create_task(cluster._listen_forever()),
             loop.create_task(cluster._take_over_forever()),
         ]
         manager.cluster = cluster
         return cluster
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._runners.values()]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -168,6 +165,9 @@ class Cluster:
     # -- hooks called by the TableManager -------------------------------------------
     async def adopt(self, table: LiveTable) -> None:
         """A table just loaded here: play its bots only if no other process does."""
+        # What was stored between its load and now was announced while it
+        # was not listed here yet: read it.
+        self.notified(table.table_id, "actions")
         # A table of several people has no bots but may need stand-ins
         # (rooms.RoomKeeper): one process owns it all the same.
         if table.is_over or not (table.bots or len(table.humans) > 1):
@@ -175,6 +175,17 @@ class Cluster:
         if not await self._try_lock(table.table_id):
             self._idle_bots[table.table_id] = table.bots
             table.bots = {}
+
+    async def release(self, table_id: str) -> None:
+        """The table left this process's memory: another process may play its bots."""
+        self._idle_bots.pop(table_id, None)
+        if table_id not in self._owned:
+            return
+        self._owned.discard(table_id)
+        with contextlib.suppress(Exception):  # a lost connection released it already
+            async with self._lock_guard:
+                assert self._locks is not None
+                await self._locks.execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
 
     async def refresh(self, table: LiveTable) -> None:
         """Before answering for a table held in memory: take what others stored.
@@ -192,16 +203,46 @@ class Cluster:
     async def _try_lock(self, table_id: str) -> bool:
         if table_id in self._owned:
             return True
-        assert self._locks is not None
-        async with self._lock_guard:
-            cursor = await self._locks.execute(
-                "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
-            )
-            row = await cursor.fetchone()
+        try:
+            async with self._lock_guard:
+                assert self._locks is not None
+                cursor = await self._locks.execute(
+                    "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
+                )
+                row = await cursor.fetchone()
+        except psycopg.Error:
+            # The next check of the lock connection reconnects; until then
+            # another process may own the table: its bots stay off here.
+            log.warning("table %s: the advisory lock could not be asked for", table_id)
+            return False
         if row is not None and row[0]:
             self._owned.add(table_id)
             return True
         return False
+
+    async def _connect_listener(self) -> None:
+        self._listener = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
+        await self._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        self.listening.set()
+
+    async def _listen_forever(self) -> None:
+        while True:
+            try:
+                await self._listen()
+            except psycopg.Error as exc:
+                log.error("the LISTEN connection was lost (%s): reconnecting", exc)
+            self.listening.clear()
+            while not self.listening.is_set():
+                await asyncio.sleep(1.0)
+                try:
+                    await self._connect_listener()
+                except psycopg.Error as exc:
+                    log.error("LISTEN: cannot reconnect yet (%s)", exc)
+            # Notifications sent while nobody listened are gone: every table
+            # in memory reads what it missed.
+            for table_id in list(self.manager.tables):
+                self.notified(table_id, "actions")
+                self.notified(table_id, "meta")
 
     async def _listen(self) -> None:
         assert self._listener is not None
@@ -210,23 +251,83 @@ class Cluster:
             table = self.manager.tables.get(table_id)
             if table is None:
                 continue
-            try:
-                async with table.lock:
-                    if what == "meta":
-                        await refresh_meta(table, self.store)
-                    else:
-                        await catch_up(table, self.store)
-                table.wake_bots()
-            except Exception:
-                log.exception("table %s: catching up with another process failed", table_id)
+            if what == "meta":
+                self.notified(table_id, "meta")
+            elif not what.isdigit() or int(what) > table.seq:
+                # Not an action this process stored itself or already read.
+                self.notified(table_id, "actions")
+
+    def notified(self, table_id: str, what: str) -> None:
+        """Catch ``table_id`` up (``actions`` or ``meta``) in its own task."""
+        self._pending.setdefault(table_id, set()).add(what)
+        runner = self._runners.get(table_id)
+        if runner is None or runner.done():
+            self._runners[table_id] = asyncio.get_running_loop().create_task(
+                self._catch_up_table(table_id)
+            )
+
+    async def _catch_up_table(self, table_id: str) -> None:
+        try:
+            while (pending := self._pending.pop(table_id, None)) is not None:
+                table = self.manager.tables.get(table_id)
+                if table is None:
+                    continue
+                try:
+                    async with table.lock:
+                        # Actions first: a showdown read here sets who is still
+                        # looking at it, which the acknowledgements then narrow.
+                        if "actions" in pending:
+                            await catch_up(table, self.store)
+                        if "meta" in pending:
+                            await refresh_meta(table, self.store)
+                    table.wake_bots()
+                except Exception:
+                    log.exception("table %s: catching up with another process failed", table_id)
+        finally:
+            if self._runners.get(table_id) is asyncio.current_task():
+                del self._runners[table_id]
 
     async def _take_over_forever(self) -> None:
         while True:
             await asyncio.sleep(self.takeover_every)
             try:
+                await self.check_locks()
                 await self.take_over()
             except Exception:
                 log.exception("taking over tables failed")
+
+    async def check_locks(self) -> bool:
+        """Whether the advisory-lock connection is alive; when it was lost, so
+        were the locks: the bots of the tables it held stop here (another
+        process may be playing them already), and it reconnects, so that
+        :meth:`take_over` can take the tables back that nobody took."""
+        assert self._locks is not None
+        try:
+            async with self._lock_guard:
+                await self._locks.execute("SELECT 1")
+            return True
+        except psycopg.Error as exc:
+            lost = sorted(self._owned)
+            log.error(
+                "the advisory-lock connection was lost (%s): the bots of %d table(s) stop here",
+                exc,
+                len(lost),
+            )
+        for table_id in lost:
+            table = self.manager.tables.get(table_id)
+            if table is not None and table.bots:
+                self._idle_bots[table_id] = table.bots
+                table.bots = {}
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+        self._owned.clear()
+        with contextlib.suppress(Exception):
+            await self._locks.close()
+        try:
+            self._locks = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
+        except psycopg.Error as exc:
+            log.error("advisory locks: cannot reconnect yet (%s)", exc)
+        return False
 
     async def take_over(self) -> int:
         """Take the tables whose owner is gone; returns how many."""
@@ -245,3 +346,38 @@ class Cluster:
                 table.wake_bots()
                 taken += 1
         return taken
+
+    async def adopt_orphans(self) -> int:
+        """Load the live tables with bots that no process holds, and play them.
+
+        A table that left the memory of every process (idle there, or its
+        owner died with nobody else holding it) would otherwise wait for its
+        person's next request; one whose bot is to move plays on now.
+        Returns how many tables were adopted.
+        """
+        adopted = 0
+        now = time.monotonic()
+        recheck_after = self.manager.lifecycle.idle_after
+        for table_id in await self.store.table_ids(status="live"):
+            if table_id in self.manager.tables:
+                continue
+            if now - self._waiting_checked.get(table_id, -recheck_after) < recheck_after:
+                continue
+            if not await self._try_lock(table_id):
+                continue
+            try:
+                table = await self.manager.get(table_id)
+            except TableError:
+                await self.release(table_id)
+                continue
+            if table.bot_to_move() is None:
+                # Waiting for a person: it comes back when they ask for it
+                # (and is not read again here for a while).
+                self._waiting_checked[table_id] = now
+                self.manager.tables.pop(table_id, None)
+                await self.release(table_id)
+                continue
+            log.info("table %s: nobody played its bots; adopted", table_id)
+            table.wake_bots()
+            adopted += 1
+        return adopted

@@ -262,15 +262,43 @@ class LiveTable:
         self._publish(stored)
         return stored
 
+    def take_stored(self, stored: StoredAction) -> None:
+        """Apply action ``stored.seq`` that another server process stored, and
+        publish it (call with :attr:`lock` held, ``stored.seq == seq + 1``)."""
+        deals_before = len(self.match.finished_deals)
+        candidate = self.match.clone()
+        candidate.apply(stored.text)
+        self.match = candidate
+        self.actions.append(stored)
+        # The same bookkeeping as apply: who still looks at a showdown.
+        if len(self.match.finished_deals) > deals_before and not self.match.is_over:
+            self.awaiting = set(self.humans)
+        elif stored.seat in self.awaiting:
+            self.awaiting.discard(stored.seat)
+        if stored.seat in self.humans:  # not abandoned, though the person acts elsewhere
+            self.last_human_at = time.time()
+        self._publish(stored)
+
     async def _reload(self) -> None:
+        """Read the table back from storage. Actions stored meanwhile (by
+        another server process) are applied one by one and published: the
+        subscribers here get their events as from any other action."""
         fresh = await self.store.load_table(self.table_id)
         if fresh is None:  # pragma: no cover - the row was there a moment ago
             return
+        known = [(a.seq, a.seat, a.text) for a in self.actions]
+        if [(a.seq, a.seat, a.text) for a in fresh.actions[: len(known)]] == known:
+            for stored in fresh.actions[len(known) :]:
+                self.take_stored(stored)
+            return
+        # Storage disagrees with what this table applied (should not happen):
+        # storage is the truth; subscribers get the fresh state.
         self.match = build_match(fresh.spec)
         self.actions = []
         for stored_action in fresh.actions:
             self.match.apply(stored_action.text)
             self.actions.append(stored_action)
+        self._publish(None)
 
     async def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
@@ -541,6 +569,10 @@ class TableManager:
             ):
                 # Stored already: it comes back from storage when asked for.
                 self.tables.pop(table.table_id, None)
+                if self.cluster is not None:
+                    await self.cluster.release(table.table_id)
+        if self.cluster is not None:
+            await self.cluster.adopt_orphans()
 
     async def close(self, table: LiveTable) -> None:
         """Close an abandoned table: marked in storage, its bots and sockets stopped."""
@@ -552,6 +584,8 @@ class TableManager:
             )
         self.tables.pop(table.table_id, None)
         await table.stop(reason="table.closed")
+        if self.cluster is not None:
+            await self.cluster.release(table.table_id)
         log.info("table %s closed: no person acted for too long", table.table_id)
 
     async def close_abandoned_in_storage(self, now: float | None = None) -> int:
