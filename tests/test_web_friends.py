@@ -314,3 +314,16 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
 def test_friends_play_together_in_browsers(browser: Browser, tmp_path: Path) -> None:
     with serve(tmp_path) as url:
         friends_flow(browser, url, url, "")
+
+
+def test_friends_play_together_across_two_processes_on_postgresql(
+    browser: Browser, postgres_server: str, tmp_path: Path
+) -> None:
+    from db_fixtures import fresh_postgres_database
+
+    database = fresh_postgres_database(postgres_server)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with serve(tmp_path / "a", database) as first, serve(tmp_path / "b", database) as second:
+        # Anna on the first process; Boris, Vera and Dan on the second.
+        friends_flow(browser, first, second, "-pg")

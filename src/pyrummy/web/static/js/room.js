@@ -20,7 +20,8 @@ const MUTE_KEY = "pyrummy.chatMuted";
 const POLL_MS = 1500;
 const GAMES = ["knock", "knock-target", "rummy", "basic", "block", "rotham", "gin"];
 const BOTS = ["easy", "medium", "hard"];
-const REACTIONS = ["👍", "😄", "😮", "👏", "GG"];
+// Signs every system font has (no emoji font needed).
+const REACTIONS = ["GG", "♥", "☺", "★", "?!"];
 const NAME_RULE = /^[^,"\\[\]<>\u0000-\u001f\u007f]{1,24}$/;
 
 addTexts({
@@ -420,6 +421,7 @@ export class RoomView {
       try {
         const result = await call("POST", `/api/rooms/${room.code}/join`, { body: { name } });
         saveRoomToken(room.code, result.token, result.seat);
+        this.status.textContent = "";
         this.refresh();
       } catch (error) {
         this.status.textContent = error.message;
