@@ -327,3 +327,66 @@ def test_friends_play_together_across_two_processes_on_postgresql(
     with serve(tmp_path / "a", database) as first, serve(tmp_path / "b", database) as second:
         # Anna on the first process; Boris, Vera and Dan on the second.
         friends_flow(browser, first, second, "-pg")
+
+
+def test_chat_and_play_again_with_the_same_people(browser: Browser, tmp_path: Path) -> None:
+    with serve(tmp_path) as url:
+        anna = Person(browser, url, "Anna")
+        anna.page.click("#friends-start")
+        anna.page.select_option("#friends-game", "knock")
+        anna.page.click("#friends-remove-seat")  # two seats: Anna and a friend
+        expect(anna.page.locator("#friends-seat-2")).to_have_value("open")
+        anna.page.select_option("#friends-length", "one")
+        anna.page.select_option("#friends-timer", "60")
+        anna.page.fill("#friends-name", "Anna")
+        anna.page.click("#friends-create")
+        code = anna.page.locator("#room-code-shown").inner_text()
+        boris = Person(browser, url, "Boris", width=360)
+        boris.page.goto(f"{url}/join/{code}")
+        boris.page.fill("#join-name", "Борис")
+        boris.page.click("#join-button")
+        anna.page.click("#room-start")
+        for person in (anna, boris):
+            person.page.wait_for_url("**/#/table/*", timeout=20000)
+        first = anna.page.url.rsplit("/", 1)[1]
+        tokens = {0: anna.token(first), 1: boris.token(first)}
+        # Chat: escaped (text, never markup), and a mute toggle.
+        boris.page.fill("#chat-input", "<img src=x onerror=alert(1)> привет")
+        boris.page.click("#chat-send")
+        expect(anna.page.locator("#chat-log")).to_contain_text(
+            "<img src=x onerror=alert(1)> привет"
+        )
+        assert anna.page.locator("#chat-log img").count() == 0
+        anna.page.click("#room-panel .reaction >> nth=0")
+        expect(boris.page.locator("#chat-log")).to_contain_text("Anna: GG")
+        boris.shot("friends-table-360")
+        boris.page.check("#chat-mute")
+        expect(boris.page.locator("#chat-log")).to_have_count(0)
+        # The one-deal match, both people playing.
+        people = {0: anna, 1: boris}
+        turns = 0
+        while not state(url, first, tokens[0])["match"]["over"]:
+            now = state(url, first, tokens[0])
+            mover = now["observation"]["current_seat"]
+            play_turn(people[mover], knock=turns >= 4)
+            turns += 1
+            wait_past(url, first, tokens[0], now["seq"])
+            assert turns < 200
+        expect(boris.page.locator("#room-panel")).to_contain_text("The creator can start another")
+        anna.page.click("#room-again")
+        for person in (anna, boris):
+            person.page.wait_for_url(lambda address: first not in address, timeout=20000)
+        second = anna.page.url.rsplit("/", 1)[1]
+        assert boris.page.url.endswith(second)
+        assert state(url, second, boris.token(second))["seat"] == 1
+        expect(boris.page.locator("#room-players li[data-seat='1']")).to_contain_text("(you)")
+        # The finished match is in the history, with both people's names.
+        history = httpx.get(f"{url}/api/matches").json()["matches"]
+        assert [m["id"] for m in history] == [first]
+        assert [s["name"] for s in history[0]["seats"]] == ["Anna", "Борис"]
+        anna.page.click("#lang-switch")
+        expect(anna.page.locator("#room-panel")).to_contain_text("Комната")
+        anna.shot("friends-table-ru-1280")
+        for person in (anna, boris):
+            assert not person.errors, (person.name, person.errors)
+            person.context.close()

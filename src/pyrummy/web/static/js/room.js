@@ -272,7 +272,7 @@ export async function renderFriendsForm(root) {
     section.append(h("p", {}, t("status.error", { message: error.message })));
     return;
   }
-  const choice = { preset: "knock", seats: ["you", "open", "bot:easy"], timer: 0, grace: graces.includes(120) ? 120 : graces[0] };
+  const choice = { preset: "knock", seats: ["you", "open", "bot:easy"], timer: 0, grace: graces.includes(120) ? 120 : graces[0], length: "default" };
   const form = h("form", { class: "friends-form", onsubmit: (e) => { e.preventDefault(); submit(); } });
   section.append(form, status);
 
@@ -300,12 +300,19 @@ export async function renderFriendsForm(root) {
       onclick: () => { choice.seats.pop(); if (!choice.seats.includes("you")) choice.seats[0] = "you"; draw(); } }, t("friends.removeSeat"));
     const timer = h("select", { id: "friends-timer", onchange: (e) => { choice.timer = Number(e.target.value); } },
       [0, 30, 60, 120].map((n) => h("option", { value: n, selected: n === choice.timer }, n ? t("friends.timer.n", { n }) : t("friends.timer.0"))));
+    let length = null;
+    if (p.match_end === "dealer_round") {
+      length = h("select", { id: "friends-length", onchange: (e) => { choice.length = e.target.value; } },
+        h("option", { value: "default", selected: choice.length === "default" }, t("lobby.round", { n: choice.seats.length })),
+        h("option", { value: "one", selected: choice.length === "one" }, t("lobby.oneDeal")));
+    }
     const grace = h("select", { id: "friends-grace", onchange: (e) => { choice.grace = Number(e.target.value); } },
       graces.map((n) => h("option", { value: n, selected: n === choice.grace }, t("friends.grace.n", { n }))));
     form.append(
       h("p", {}, h("label", { for: "friends-game" }, t("lobby.game")), " ", game),
       h("fieldset", {}, h("legend", {}, t("friends.seats")), h("ol", { class: "seat-choices" }, seatRows),
         h("div", { class: "seat-buttons" }, more, " ", fewer)),
+      length && h("p", {}, h("label", { for: "friends-length" }, t("lobby.length")), " ", length),
       h("p", {}, h("label", { for: "friends-name" }, t("friends.name")), " ", nameInput("friends-name"),
         h("small", { id: "friends-name-rule", class: "hint-text" }, " ", t("friends.nameRule"))),
       h("p", {}, h("label", { for: "friends-timer" }, t("friends.timer")), " ", timer),
@@ -321,8 +328,10 @@ export async function renderFriendsForm(root) {
     const button = form.querySelector("#friends-create");
     button.disabled = true;
     try {
+      const oneDeal = choice.length === "one" && presets[choice.preset].match_end === "dealer_round";
+      const options = oneDeal ? { match_end: "deals", deals: 1 } : {};
       const result = await call("POST", "/api/rooms", { body: {
-        preset: choice.preset, seats, name, turn_timer: choice.timer, grace: choice.grace } });
+        preset: choice.preset, options, seats, name, turn_timer: choice.timer, grace: choice.grace } });
       saveRoomToken(result.room.code, result.token, result.seat);
       location.hash = `#/room/${result.room.code}`;
     } catch (error) {
