@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from pyrummy.server.ratelimit import RateLimits
 from pyrummy.server.rooms import CODE_ALPHABET, RoomSettings
 from test_server_helpers import app_client, headers, state
 
@@ -369,3 +370,19 @@ def test_a_table_without_a_room_has_no_room(client: TestClient) -> None:
     table = response.json()["table"]["id"]
     refused(client.get(f"/api/tables/{table}/room"), 404, "room.not_found")
     refused(client.get("/api/tables/ab'%25x/room"), 404, "room.not_found")
+
+
+def test_room_codes_cannot_be_guessed_fast(tmp_path: Path) -> None:
+    limits = RateLimits(create=None, act="3/minute", connect=None)
+    with app_client(tmp_path, rooms=FAST, bot_workers=0, rate_limits=limits) as client:
+        answers = [client.get("/api/rooms/ZZZZZZ").status_code for _ in range(4)]
+    assert answers == [404, 404, 404, 429]
+
+
+def test_the_choices_a_creator_has(client: TestClient) -> None:
+    options = client.get("/api/rooms/options").json()
+    assert options == {
+        "grace_choices": [2, 120],
+        "default_grace": 120,
+        "turn_timers": [0, 30, 60, 120],
+    }
