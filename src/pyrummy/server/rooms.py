@@ -117,7 +117,7 @@ class RoomSettings:
     #: Seconds without a poll after which a seat shows as disconnected.
     presence_timeout: float = 8.0
     #: How often the keeper looks for seats to stand in for.
-    tick: float = 0.5
+    tick: float = 1.0
     #: The grace periods a creator may choose (seconds); the default is 120.
     grace_choices: tuple[int, ...] = (30, 60, 120, 300)
     default_grace: int = 120
@@ -674,10 +674,19 @@ class RoomKeeper:
 
     async def _keep(self, room: Room, now: float) -> int:
         assert room.table_id is not None
+        presence = await self.rooms.presence(room.code)
+        people = [i for i, seat in enumerate(room.seats) if seat.kind == HUMAN]
+        gone = [
+            i for i in people if self.rooms.seat_status(room, i, presence, now).get("abandoned")
+        ]
+        # Nothing to do without a timer or an abandoned seat (the table is not
+        # even loaded); when every person has gone, nobody is served by the
+        # match going on: it waits, and closes as abandoned in the end.
+        if (not gone and not room.turn_timer) or len(gone) == len(people):
+            return 0
         table = await self.rooms.manager.get(room.table_id)
         if table.is_over or not self._plays_here(table):
             return 0
-        presence = await self.rooms.presence(room.code)
         steps = 0
         for looking in sorted(table.awaiting):
             status = self.rooms.seat_status(room, looking, presence, now)
