@@ -627,9 +627,8 @@ export class RoomPanel {
     this.panel.append(h("ul", { class: "room-players", id: "room-players" }, room.seats.map((seat) => {
       const marks = [];
       if (seat.kind === "human") {
+        marks.push(seat.connected ? ["connected", t("friends.connected")] : ["disconnected", t("friends.disconnected")]);
         if (seat.abandoned) marks.push(["bot-playing", t("friends.botPlaying")]);
-        else if (!seat.connected) marks.push(["disconnected", t("friends.disconnected")]);
-        else marks.push(["connected", t("friends.connected")]);
         if (seat.away && !seat.abandoned) marks.push(["away", t("friends.away")]);
       }
       if (room.to_play === seat.seat && !room.over) marks.push(["to-play", t("friends.toPlay")]);
