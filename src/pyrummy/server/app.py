@@ -57,7 +57,9 @@ from pyrummy.server.cluster import Cluster
 from pyrummy.server.messages import pick_language, server_text
 from pyrummy.server.ratelimit import RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
+from pyrummy.server.rooms import RoomKeeper, Rooms, RoomSettings
 from pyrummy.server.routes_player import player_router
+from pyrummy.server.routes_rooms import rooms_router
 from pyrummy.server.schemas import (
     MAX_OFFSET,
     MAX_SEQ,
@@ -166,6 +168,8 @@ class Settings:
     bot_think_limit: float = DEFAULT_THINK_LIMIT
     #: When abandoned tables close and idle ones leave memory.
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
+    #: Private tables for friends: presence, grace periods, chat limits.
+    rooms: RoomSettings = field(default_factory=RoomSettings.from_env)
 
     def url(self) -> str:
         if self.database_url:
@@ -344,12 +348,16 @@ def create_app(
         cluster = await Cluster.start(store, tables) if store.notifies else None
         resumed = await tables.resume_all()
         tables.start_sweeping()
+        state["rooms"] = _app.state.rooms = Rooms(store, tables, settings.rooms)
+        keeper = RoomKeeper(state["rooms"])
+        keeper.start()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         try:
             yield
         finally:
             if cluster is not None:
                 await cluster.stop()
+            await keeper.stop()
             await tables.stop()
             await store.close()
 
@@ -711,6 +719,16 @@ def create_app(
 
     # The person's extras (the hint): pyrummy.server.routes_player.
     app.include_router(player_router(manager, seat_of))
+    # Private tables for friends: pyrummy.server.routes_rooms.
+    app.include_router(
+        rooms_router(
+            lambda: state["rooms"],
+            lambda: settings.bot_delay,
+            lambda request: (
+                settings.secure_cookies or (settings.behind_proxy and request.url.scheme == "https")
+            ),
+        )
+    )
 
     # -- the page -------------------------------------------------------------------
     root = static_dir()

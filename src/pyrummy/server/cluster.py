@@ -168,7 +168,9 @@ class Cluster:
         # What was stored between its load and now was announced while it
         # was not listed here yet: read it.
         self.notified(table.table_id, "actions")
-        if not table.bots or table.is_over:
+        # A table of several people has no bots but may need stand-ins
+        # (rooms.RoomKeeper): one process owns it all the same.
+        if table.is_over or not (table.bots or len(table.humans) > 1):
             return
         if not await self._try_lock(table.table_id):
             self._idle_bots[table.table_id] = table.bots

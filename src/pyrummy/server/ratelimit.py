@@ -3,9 +3,10 @@
 Three kinds of request are counted per client address (behind a trusted
 reverse proxy, uvicorn puts the forwarded address in the scope):
 
-* ``create``: ``POST /api/tables``;
+* ``create``: ``POST /api/tables`` and ``POST /api/rooms``;
 * ``act``: ``POST`` to a table's ``actions``, ``continue``, ``settings`` and
-  ``explain-meld``, and ``GET`` of its ``hint`` (a bot decision each);
+  ``explain-meld``, and ``GET`` of its ``hint`` (a bot decision each); any
+  request about a friends' room (``/api/rooms/...``, ``/join/...``);
 * ``connect``: opening a table's WebSocket.
 
 A client over its limit gets a 429 with ``Retry-After`` (seconds) and
@@ -53,8 +54,11 @@ class RateLimits:
 
 
 def classify(method: str, path: str) -> str | None:
-    if method == "POST" and path.rstrip("/") == "/api/tables":
+    if method == "POST" and path.rstrip("/") in ("/api/tables", "/api/rooms"):
         return "create"
+    if path.startswith(("/api/rooms/", "/join/")):
+        # Rooms of friends: every look-up counts, so codes cannot be guessed fast.
+        return "act"
     if method in ("POST", "PUT") and _TABLE_POST.match(path):
         return "act"
     if method == "GET" and _TABLE_HINT.match(path):

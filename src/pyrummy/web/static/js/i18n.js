@@ -634,6 +634,11 @@ export function tYou(key, you, params = {}) {
   return t(you && has(`${key}.you`) ? `${key}.you` : key, params);
 }
 
+/** More texts: a feature's own module adds its keys ({en: {...}, ru: {...}}). */
+export function addTexts(texts) {
+  for (const [language, entries] of Object.entries(texts)) Object.assign(CATALOGUE[language], entries);
+}
+
 export function has(key) {
   return key in (CATALOGUE[lang()] || CATALOGUE.en);
 }

@@ -8,6 +8,7 @@ import { formatDate } from "./format.js";
 import { api, saveToken, knownTables, forgetToken } from "./api.js";
 import { settings, saveSetting, SPEEDS } from "./settings.js";
 import { GAME_ORDER } from "./rules_text.js";
+import { friendsEntry } from "./room.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
 const LAST_KEY = "pyrummy.lastGame";
@@ -67,7 +68,7 @@ export async function renderLobby(root) {
   live = [];
   const heading = h("h1", {}, t("lobby.title"));
   const status = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
-  root.append(h("section", { class: "lobby" }, heading, status));
+  root.append(h("section", { class: "lobby" }, heading, status, friendsEntry()));
   try {
     presetCache = presetCache || (await api.presets());
   } catch (error) {

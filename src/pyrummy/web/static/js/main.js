@@ -1,6 +1,7 @@
 // The page: a header, and one view at a time chosen by the address (#/...).
 //   #/            the lobby          #/table/ID     a table
 //   #/history     finished matches   #/replay/ID    one match, step by step
+//   #/friends     a table for friends #/room/CODE   its waiting room (/join/CODE)
 //   #/rules/GAME  the rules          #/faq          questions and answers
 
 import { h, clear } from "./dom.js";
@@ -11,6 +12,7 @@ import { TableView } from "./table.js";
 import { renderHistory, ReplayView } from "./history.js";
 import { renderRules, renderFaq } from "./pages.js";
 import { renderStats } from "./stats.js";
+import { renderFriendsForm, RoomView, RoomPanel } from "./room.js";
 
 const main = document.getElementById("view");
 let current = null;
@@ -62,7 +64,14 @@ function route() {
   clear(main);
   document.title = t("app.title");
   if (parts[0] === "table" && parts[1]) {
-    current = new TableView(main, parts[1]);
+    // A friends' table also gets the room's panel (players, watchers, chat).
+    const view = new TableView(main, parts[1]);
+    const panel = new RoomPanel(main, parts[1]);
+    current = { destroy: () => { view.destroy(); panel.destroy(); }, relabel: () => { view.relabel(); panel.relabel(); } };
+  } else if (parts[0] === "friends") {
+    renderFriendsForm(main);
+  } else if (parts[0] === "room" && parts[1]) {
+    current = new RoomView(main, parts[1]);
   } else if (parts[0] === "stats") {
     renderStats(main);
   } else if (parts[0] === "history") {

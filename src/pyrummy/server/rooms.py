@@ -1,0 +1,734 @@
+"""Private tables for friends: a room code, a waiting room, presence, chat and stand-ins.
+
+A **room** is what friends share before and around a table: a short code
+(``/join/CODE``), the seats as the creator chose them (a person, an open seat
+for a friend, a bot) and, once started, the table being played. People get a
+secret token per seat exactly like a table's (only its SHA-256 digest is
+stored); when the room starts, the table is created with the same digests, so
+the token a friend got on joining plays that seat.
+
+Everything a process needs to know about a room lives in the database (rooms,
+``room_presence``, ``room_chat``), so several server processes serve one room:
+the table itself goes through the cluster's events (``cluster.py``), the
+room's own state is read from storage on every poll.
+
+**Presence.** The page polls the room every couple of seconds; a poll stamps
+the seat (or the watcher) as seen. A seat not seen for
+:attr:`RoomSettings.presence_timeout` seconds is *disconnected*; one gone for
+the room's grace period is *abandoned*.
+
+**Stand-ins.** The :class:`RoomKeeper` of the process that plays the table's
+bots (every process on SQLite, the advisory-lock owner on PostgreSQL) makes
+the ``simple`` bot play a person's seat while it is abandoned, or for one turn
+when the room's turn timer runs out (the person is then marked away until
+they are active again). A person who comes back simply plays on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import re
+import secrets
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import func, insert, or_, select, update
+
+from pyrummy.core.rules import find_rules
+from pyrummy.server.storage import (
+    ACTIONS_TABLE,
+    TABLES_TABLE,
+    SeatSpec,
+    Store,
+    TableSpec,
+)
+from pyrummy.server.tables import (
+    BOT_NAMES,
+    LiveTable,
+    TableError,
+    TableManager,
+    new_table_spec,
+    token_digest,
+)
+
+log = logging.getLogger("pyrummy.server")
+
+#: Room codes are read aloud and typed: no 0/O, 1/I/l (and no lower case at all).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: The bot that plays a person's seat while they are away.
+STAND_IN_BOT = "simple"
+WAITING, STARTED, CLOSED = "waiting", "started", "closed"
+OPEN, HUMAN, BOT = "open", "human", "bot"
+TURN_TIMERS = (0, 30, 60, 120)
+
+_metadata = sa.MetaData()
+ROOMS = sa.Table(
+    "rooms",
+    _metadata,
+    sa.Column("code", sa.String(8), primary_key=True),
+    sa.Column("created_at", sa.Float),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("status", sa.String(8)),
+    sa.Column("version", sa.Integer),
+    sa.Column("preset", sa.String(32)),
+    sa.Column("options_json", sa.Text),
+    sa.Column("seats_json", sa.Text),
+    sa.Column("creator", sa.Integer),
+    sa.Column("turn_timer", sa.Integer),
+    sa.Column("grace", sa.Float),
+    sa.Column("bot_delay", sa.Float),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("tables_json", sa.Text),
+    sa.Column("away_json", sa.Text),
+)
+PRESENCE = sa.Table(
+    "room_presence",
+    _metadata,
+    sa.Column("code", sa.String(8), primary_key=True),
+    sa.Column("who", sa.String(48), primary_key=True),
+    sa.Column("name", sa.String(32)),
+    sa.Column("seen_at", sa.Float),
+)
+CHAT = sa.Table(
+    "room_chat",
+    _metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(8)),
+    sa.Column("seat", sa.Integer),
+    sa.Column("name", sa.String(32)),
+    sa.Column("text", sa.String(200)),
+    sa.Column("at", sa.Float),
+)
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """How rooms behave on this server (tests shorten the times)."""
+
+    #: Seconds without a poll after which a seat shows as disconnected.
+    presence_timeout: float = 8.0
+    #: How often the keeper looks for seats to stand in for.
+    tick: float = 1.0
+    #: The grace periods a creator may choose (seconds); the default is 120.
+    grace_choices: tuple[int, ...] = (30, 60, 120, 300)
+    default_grace: int = 120
+    #: Chat: at least this many seconds between two messages of one seat, and
+    #: at most ``chat_burst`` messages per ``chat_window`` seconds.
+    chat_gap: float = 1.0
+    chat_burst: int = 8
+    chat_window: float = 30.0
+    #: Watchers listed: seen within this many seconds.
+    watcher_timeout: float = 10.0
+
+    @classmethod
+    def from_env(cls) -> RoomSettings:
+        """Defaults, with ``PYRUMMY_ROOM_GRACE_CHOICES`` (``30,60,120``) and
+        ``PYRUMMY_ROOM_PRESENCE_TIMEOUT`` (seconds) from the environment: how
+        browser tests get a short grace period from ``pyrummy serve``."""
+        settings = cls()
+        choices = os.environ.get("PYRUMMY_ROOM_GRACE_CHOICES")
+        if choices:
+            grace = tuple(int(part) for part in choices.split(","))
+            default = settings.default_grace if settings.default_grace in grace else grace[-1]
+            settings = dataclasses.replace(settings, grace_choices=grace, default_grace=default)
+        timeout = os.environ.get("PYRUMMY_ROOM_PRESENCE_TIMEOUT")
+        if timeout:
+            settings = dataclasses.replace(settings, presence_timeout=float(timeout))
+        return settings
+
+
+@dataclass
+class RoomSeat:
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    digest: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "bot": self.bot, "name": self.name, "digest": self.digest}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomSeat:
+        return cls(str(data["kind"]), data.get("bot"), data.get("name"), data.get("digest"))
+
+
+@dataclass
+class Room:
+    code: str
+    created_at: float
+    started_at: float | None
+    status: str
+    version: int
+    preset: str
+    options: dict[str, Any]
+    seats: list[RoomSeat]
+    creator: int
+    turn_timer: int
+    grace: float
+    bot_delay: float
+    table_id: str | None
+    tables: list[str] = field(default_factory=list)
+    away: set[int] = field(default_factory=set)
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat this token holds here (None: no token); 403 for a foreign token."""
+        if not token:
+            return None
+        digest = token_digest(token)
+        for index, seat in enumerate(self.seats):
+            if seat.digest is not None and secrets.compare_digest(seat.digest, digest):
+                return index
+        raise TableError(403, "seat.token_bad")
+
+    def missing(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == OPEN]
+
+
+def normalize_code(text: str) -> str:
+    """A code as typed (any case, spaces, dashes) in its stored form.
+
+    >>> normalize_code(" abc-d2e ")
+    'ABCD2E'
+    """
+    return "".join(ch for ch in text.upper() if ch not in " -")
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _row_to_room(row: Any) -> Room:
+    return Room(
+        code=row.code,
+        created_at=row.created_at,
+        started_at=row.started_at,
+        status=row.status,
+        version=row.version,
+        preset=row.preset,
+        options=json.loads(row.options_json),
+        seats=[RoomSeat.from_dict(s) for s in json.loads(row.seats_json)],
+        creator=row.creator,
+        turn_timer=row.turn_timer,
+        grace=row.grace,
+        bot_delay=row.bot_delay,
+        table_id=row.table_id,
+        tables=json.loads(row.tables_json or "[]"),
+        away={int(s) for s in json.loads(row.away_json or "{}")},
+    )
+
+
+class Rooms:
+    """Rooms in storage: every change is one conditional update (by version),
+    so two processes (or two requests) never both take the last seat."""
+
+    def __init__(self, store: Store, manager: TableManager, settings: RoomSettings) -> None:
+        self.store = store
+        self.manager = manager
+        self.settings = settings
+
+    # -- reading ----------------------------------------------------------------------
+    async def load(self, code: str) -> Room:
+        code = normalize_code(code)
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            raise TableError(404, "room.not_found", code=code[:12])
+        async with self.store.transaction() as connection:
+            row = (await connection.execute(select(ROOMS).where(ROOMS.c.code == code))).first()
+        if row is None:
+            raise TableError(404, "room.not_found", code=code)
+        return _row_to_room(row)
+
+    async def by_table(self, table_id: str) -> Room:
+        """The room whose table (now or earlier: "play again") is ``table_id``."""
+        if not re.fullmatch(r"[0-9a-f]{1,32}", table_id):
+            raise TableError(404, "room.not_found", code=table_id[:12])
+        async with self.store.transaction() as connection:
+            row = (
+                await connection.execute(
+                    select(ROOMS).where(
+                        or_(ROOMS.c.table_id == table_id, ROOMS.c.tables_json.contains(table_id))
+                    )
+                )
+            ).first()
+        if row is None:
+            raise TableError(404, "room.not_found", code=table_id[:12])
+        return _row_to_room(row)
+
+    async def _save(self, room: Room, **changes: Any) -> None:
+        """Store ``room``'s seats and away marks (and ``changes``) if nobody changed
+        it meanwhile; 409 otherwise (the caller reloads and the person retries)."""
+        values = {
+            "seats_json": json.dumps([s.to_dict() for s in room.seats]),
+            "away_json": json.dumps({str(s): True for s in sorted(room.away)}),
+            "version": room.version + 1,
+            **changes,
+        }
+        async with self.store.transaction() as connection:
+            result = await connection.execute(
+                update(ROOMS)
+                .where(ROOMS.c.code == room.code, ROOMS.c.version == room.version)
+                .values(**values)
+            )
+        if result.rowcount != 1:
+            raise TableError(409, "room.changed")
+        room.version += 1
+
+    # -- the waiting room ---------------------------------------------------------------
+    async def create(
+        self,
+        preset: str,
+        options: dict[str, Any],
+        seats: list[tuple[str, str | None]],
+        name: str,
+        turn_timer: int,
+        grace: float,
+        bot_delay: float,
+    ) -> tuple[Room, str]:
+        """A new room; ``seats`` holds ("you" | "open" | "bot", bot level).
+        Returns the room and the creator's seat token."""
+        you = [i for i, (kind, _) in enumerate(seats) if kind == "you"]
+        if len(you) != 1:
+            raise TableError(422, "room.one_you")
+        if not any(kind == "open" for kind, _ in seats):
+            raise TableError(422, "room.no_friend")
+        for kind, bot in seats:
+            if kind == "bot" and bot not in BOT_NAMES:
+                raise TableError(422, "room.bad_bot", bot=str(bot)[:20])
+        if grace not in self.settings.grace_choices:
+            raise TableError(
+                422, "room.bad_grace", choices=", ".join(map(str, self.settings.grace_choices))
+            )
+        rules = find_rules(
+            preset, **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+        )
+        rules.check_players(len(seats))
+        token = secrets.token_urlsafe(24)
+        room_seats = [
+            RoomSeat(HUMAN, None, name, token_digest(token))
+            if kind == "you"
+            else RoomSeat(BOT, bot)
+            if kind == "bot"
+            else RoomSeat(OPEN)
+            for kind, bot in seats
+        ]
+        for _attempt in range(8):
+            code = new_code()
+            room = Room(
+                code=code,
+                created_at=time.time(),
+                started_at=None,
+                status=WAITING,
+                version=1,
+                preset=rules.name,
+                options=options,
+                seats=room_seats,
+                creator=you[0],
+                turn_timer=turn_timer,
+                grace=grace,
+                bot_delay=bot_delay,
+                table_id=None,
+            )
+            try:
+                async with self.store.transaction() as connection:
+                    await connection.execute(
+                        insert(ROOMS),
+                        {
+                            "code": code,
+                            "created_at": room.created_at,
+                            "started_at": None,
+                            "status": WAITING,
+                            "version": 1,
+                            "preset": rules.name,
+                            "options_json": json.dumps(options, sort_keys=True),
+                            "seats_json": json.dumps([s.to_dict() for s in room_seats]),
+                            "creator": room.creator,
+                            "turn_timer": turn_timer,
+                            "grace": grace,
+                            "bot_delay": bot_delay,
+                            "table_id": None,
+                            "tables_json": "[]",
+                            "away_json": "{}",
+                        },
+                    )
+            except sa.exc.IntegrityError:  # the code is taken: draw another
+                continue
+            return room, token
+        raise TableError(503, "server.busy")  # pragma: no cover - 8 collisions in 10^9
+
+    def _waiting(self, room: Room) -> None:
+        if room.status == STARTED:
+            raise TableError(409, "room.started", code=room.code)
+        if room.status == CLOSED:
+            raise TableError(410, "room.closed", code=room.code)
+
+    async def join(self, code: str, name: str, token: str | None) -> tuple[Room, int, str | None]:
+        """Sit in the first open seat; returns (room, seat, new token or None if
+        the caller already sits here)."""
+        room = await self.load(code)
+        mine = room.seat_of_token(token)
+        if mine is not None:
+            return room, mine, None
+        self._waiting(room)
+        missing = room.missing()
+        if not missing:
+            raise TableError(409, "room.full", code=room.code)
+        new_token = secrets.token_urlsafe(24)
+        seat = missing[0]
+        room.seats[seat] = RoomSeat(HUMAN, None, name, token_digest(new_token))
+        await self._save(room)
+        return room, seat, new_token
+
+    async def leave(self, code: str, token: str | None) -> Room:
+        room = await self.load(code)
+        seat = self._caller(room, token)
+        self._waiting(room)
+        if seat == room.creator:
+            await self._save(room, status=CLOSED)
+            room.status = CLOSED
+        else:
+            room.seats[seat] = RoomSeat(OPEN)
+            await self._save(room)
+        return room
+
+    def _caller(self, room: Room, token: str | None) -> int:
+        seat = room.seat_of_token(token)
+        if seat is None:
+            raise TableError(401, "seat.token_missing")
+        return seat
+
+    def _creator(self, room: Room, token: str | None) -> int:
+        seat = self._caller(room, token)
+        if seat != room.creator:
+            raise TableError(403, "room.not_creator")
+        return seat
+
+    async def set_seat(
+        self, code: str, index: int, kind: str, bot: str | None, token: str | None
+    ) -> Room:
+        """The creator makes an open seat a bot, or a bot seat open again."""
+        room = await self.load(code)
+        self._creator(room, token)
+        self._waiting(room)
+        if not 0 <= index < len(room.seats):
+            raise TableError(404, "room.no_seat", seat=index + 1)
+        if room.seats[index].kind == HUMAN:
+            raise TableError(409, "room.seat_taken", seat=index + 1)
+        if kind == BOT and bot not in BOT_NAMES:
+            raise TableError(422, "room.bad_bot", bot=str(bot)[:20])
+        room.seats[index] = RoomSeat(BOT, bot) if kind == BOT else RoomSeat(OPEN)
+        await self._save(room)
+        return room
+
+    async def start(self, code: str, token: str | None) -> Room:
+        room = await self.load(code)
+        self._creator(room, token)
+        self._waiting(room)
+        missing = room.missing()
+        if missing:
+            raise TableError(
+                409, "room.seats_missing", seats=", ".join(str(i + 1) for i in missing)
+            )
+        return await self._open_table(room, status=WAITING)
+
+    async def again(self, code: str, token: str | None) -> Room:
+        """A new match with the same people, seats and tokens."""
+        room = await self.load(code)
+        self._creator(room, token)
+        if room.status != STARTED or room.table_id is None:
+            raise TableError(409, "room.not_started", code=room.code)
+        table = await self.manager.get(room.table_id)
+        if not table.is_over:
+            raise TableError(409, "room.not_over", code=room.code)
+        return await self._open_table(room, status=STARTED)
+
+    async def _open_table(self, room: Room, status: str) -> Room:
+        seats = [
+            SeatSpec("human", None, s.name) if s.kind == HUMAN else SeatSpec("bot", s.bot)
+            for s in room.seats
+        ]
+        spec: TableSpec = new_table_spec(room.preset, dict(room.options), seats, room.bot_delay)
+        spec = TableSpec(
+            table_id=uuid.uuid4().hex[:12],
+            preset=spec.preset,
+            options=spec.options,
+            seats=spec.seats,
+            seed=spec.seed,
+            first_dealer=spec.first_dealer,
+            bot_delay=spec.bot_delay,
+        )
+        previous = room.table_id
+        now = time.time()
+        # Claim the start first (by version): two presses start one table.
+        room.away = set()
+        await self._save(
+            room,
+            status=STARTED,
+            started_at=now,
+            table_id=spec.table_id,
+            tables_json=json.dumps([*room.tables, previous] if previous else room.tables),
+        )
+        try:
+            await self.store.create_table(spec, [s.digest for s in room.seats])
+        except Exception:
+            log.exception("room %s: the table could not be created", room.code)
+            # Undo the claim: the room is as it was, the creator may press again.
+            async with self.store.transaction() as connection:
+                await connection.execute(
+                    update(ROOMS)
+                    .where(ROOMS.c.code == room.code)
+                    .values(status=status, table_id=previous, started_at=room.started_at)
+                )
+            raise TableError(503, "server.busy") from None
+        if previous:
+            room.tables.append(previous)
+        room.status, room.started_at, room.table_id = STARTED, now, spec.table_id
+        table = await self.manager.get(spec.table_id)
+        table.wake_bots()
+        return room
+
+    # -- presence and chat ------------------------------------------------------------------
+    async def seen(self, room: Room, who: str, name: str, active: bool, seat: int | None) -> None:
+        """Stamp ``who`` (``seat:N`` or ``watch:ID``) as here now; an active
+        person marked away is back."""
+        now = time.time()
+        async with self.store.transaction() as connection:
+            result = await connection.execute(
+                update(PRESENCE)
+                .where(PRESENCE.c.code == room.code, PRESENCE.c.who == who)
+                .values(seen_at=now, name=name)
+            )
+            if result.rowcount == 0:
+                await connection.execute(
+                    insert(PRESENCE), {"code": room.code, "who": who, "name": name, "seen_at": now}
+                )
+        if active and seat is not None and seat in room.away:
+            room.away.discard(seat)
+            with contextlib.suppress(TableError):
+                await self._save(room)
+
+    async def presence(self, code: str) -> dict[str, tuple[str, float]]:
+        async with self.store.transaction() as connection:
+            rows = await connection.execute(
+                select(PRESENCE.c.who, PRESENCE.c.name, PRESENCE.c.seen_at).where(
+                    PRESENCE.c.code == code
+                )
+            )
+            return {who: (name, seen_at) for who, name, seen_at in rows}
+
+    async def say(self, room: Room, seat: int, text: str) -> None:
+        now = time.time()
+        settings = self.settings
+        async with self.store.transaction() as connection:
+            recent = list(
+                (
+                    await connection.execute(
+                        select(CHAT.c.at).where(
+                            CHAT.c.code == room.code,
+                            CHAT.c.seat == seat,
+                            CHAT.c.at > now - settings.chat_window,
+                        )
+                    )
+                ).scalars()
+            )
+            if len(recent) >= settings.chat_burst or any(
+                now - at < settings.chat_gap for at in recent
+            ):
+                raise TableError(429, "room.chat_too_fast")
+            await connection.execute(
+                insert(CHAT),
+                {
+                    "code": room.code,
+                    "seat": seat,
+                    "name": room.seats[seat].name or f"{seat + 1}",
+                    "text": text,
+                    "at": now,
+                },
+            )
+
+    async def chat_since(self, code: str, since: int) -> list[dict[str, Any]]:
+        async with self.store.transaction() as connection:
+            rows = (
+                await connection.execute(
+                    select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text, CHAT.c.at)
+                    .where(CHAT.c.code == code, CHAT.c.id > since)
+                    .order_by(CHAT.c.id.desc())
+                    .limit(50)
+                )
+            ).all()
+        return [
+            {"id": i, "seat": seat, "name": name, "text": text, "at": at}
+            for i, seat, name, text, at in reversed(rows)
+        ]
+
+    # -- views ------------------------------------------------------------------------------
+    def seat_status(
+        self, room: Room, index: int, presence: dict[str, tuple[str, float]], now: float
+    ) -> dict[str, Any]:
+        seat = room.seats[index]
+        entry: dict[str, Any] = {"seat": index, "kind": seat.kind, "bot": seat.bot}
+        entry["name"] = seat.name
+        if seat.kind != HUMAN:
+            return entry
+        seen_at = presence.get(f"seat:{index}", ("", 0.0))[1]
+        connected = now - seen_at <= self.settings.presence_timeout
+        since = max(seen_at, room.started_at or room.created_at)
+        abandoned = room.status == STARTED and not connected and now - since > room.grace
+        entry.update(
+            connected=connected,
+            away=index in room.away,
+            abandoned=abandoned,
+            creator=index == room.creator,
+        )
+        return entry
+
+    async def view(self, room: Room, you: int | None, chat_since: int = -1) -> dict[str, Any]:
+        now = time.time()
+        presence = await self.presence(room.code)
+        watchers = sorted(
+            name
+            for who, (name, seen_at) in presence.items()
+            if who.startswith("watch:") and now - seen_at <= self.settings.watcher_timeout
+        )
+        view: dict[str, Any] = {
+            "code": room.code,
+            "status": room.status,
+            "preset": room.preset,
+            "options": room.options,
+            "creator": room.creator,
+            "you": you,
+            "turn_timer": room.turn_timer,
+            "grace": room.grace,
+            "table_id": room.table_id,
+            "tables": room.tables,
+            "seats": [self.seat_status(room, i, presence, now) for i in range(len(room.seats))],
+            "watchers": watchers,
+            "missing": [i for i in room.missing()],
+        }
+        if room.status == STARTED and room.table_id is not None:
+            with contextlib.suppress(TableError):
+                table = await self.manager.get(room.table_id)
+                view["to_play"] = table.match.current_seat
+                view["over"] = table.is_over
+        if chat_since >= 0:
+            view["chat"] = await self.chat_since(room.code, chat_since)
+        return view
+
+
+class RoomKeeper:
+    """Plays the seats of people who are away (see the module's docstring)."""
+
+    def __init__(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._forever())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def _forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.rooms.settings.tick)
+            try:
+                await self.tick()
+            except Exception:  # the keeper must outlive a database hiccup
+                log.exception("room keeper: a round failed")
+
+    async def tick(self, now: float | None = None) -> int:
+        """One round over the started rooms; returns how many stand-in steps were taken."""
+        now = time.time() if now is None else now
+        async with self.rooms.store.transaction() as connection:
+            rows = (
+                await connection.execute(
+                    select(ROOMS)
+                    .join(TABLES_TABLE, TABLES_TABLE.c.id == ROOMS.c.table_id)
+                    .where(ROOMS.c.status == STARTED, TABLES_TABLE.c.status == "live")
+                )
+            ).all()
+        steps = 0
+        for row in rows:
+            room = _row_to_room(row)
+            try:
+                steps += await self._keep(room, now)
+            except TableError:
+                continue
+        return steps
+
+    def _plays_here(self, table: LiveTable) -> bool:
+        cluster = self.rooms.manager.cluster
+        return cluster is None or bool(cluster.owns(table.table_id))
+
+    async def _keep(self, room: Room, now: float) -> int:
+        assert room.table_id is not None
+        presence = await self.rooms.presence(room.code)
+        people = [i for i, seat in enumerate(room.seats) if seat.kind == HUMAN]
+        gone = [
+            i for i in people if self.rooms.seat_status(room, i, presence, now).get("abandoned")
+        ]
+        # Nothing to do without a timer or an abandoned seat (the table is not
+        # even loaded); when every person has gone, nobody is served by the
+        # match going on: it waits, and closes as abandoned in the end.
+        if (not gone and not room.turn_timer) or len(gone) == len(people):
+            return 0
+        table = await self.rooms.manager.get(room.table_id)
+        if table.is_over or not self._plays_here(table):
+            return 0
+        steps = 0
+        for looking in sorted(table.awaiting):
+            status = self.rooms.seat_status(room, looking, presence, now)
+            last = await self._last_action_at(table, None) or (room.started_at or now)
+            timed_out = room.turn_timer and now - last > room.turn_timer
+            if status.get("abandoned") or timed_out:
+                await table.acknowledge(looking)
+                table.wake_bots()
+        seat = table.match.current_seat
+        if seat is None or room.seats[seat].kind != HUMAN or table.awaiting:
+            return steps
+        status = self.rooms.seat_status(room, seat, presence, now)
+        stand_in = bool(status.get("abandoned"))
+        if not stand_in and room.turn_timer:
+            turn_began = await self._last_action_at(table, seat) or (room.started_at or now)
+            if now - turn_began > room.turn_timer:
+                stand_in = True
+                if seat not in room.away:
+                    room.away.add(seat)
+                    with contextlib.suppress(TableError):
+                        await self.rooms._save(room)
+        if not stand_in:
+            return steps
+        from pyrummy.bots import make_bot
+
+        async with table.lock:
+            if table.match.current_seat != seat or table.is_over:
+                return steps
+            observation = table.match.observe(seat)
+            legal = table.match.legal_actions()
+            action = make_bot(STAND_IN_BOT, seed=table.seq).choose(observation, legal)
+            await table.apply(seat, str(action))
+        table.wake_bots()
+        return steps + 1
+
+    async def _last_action_at(self, table: LiveTable, not_seat: int | None) -> float | None:
+        """When the last action (by a seat other than ``not_seat``) was stored."""
+        query = select(func.max(ACTIONS_TABLE.c.at)).where(
+            ACTIONS_TABLE.c.table_id == table.table_id
+        )
+        if not_seat is not None:
+            query = query.where(ACTIONS_TABLE.c.seat != not_seat)
+        async with self.rooms.store.transaction() as connection:
+            value = await connection.scalar(query)
+        return None if value is None else float(value)

@@ -1,0 +1,404 @@
+"""Private tables for friends (rooms): the API, every refusal, stand-ins.
+
+Every refused request is a precise 4xx and stores nothing: the room as every
+seat sees it is the same after it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pyrummy.server.ratelimit import RateLimits
+from pyrummy.server.rooms import CODE_ALPHABET, RoomSettings
+from test_server_helpers import app_client, headers, state
+
+FAST = RoomSettings(presence_timeout=1.0, tick=3600.0, grace_choices=(2, 120))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app_client(tmp_path, rooms=FAST, bot_workers=0) as test_client:
+        yield test_client
+
+
+def make_room(client: TestClient, **body: Any) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "seats": [{"kind": "you"}, {"kind": "open"}, {"kind": "bot", "bot": "easy"}],
+        "name": "Anna",
+    }
+    payload.update(body)
+    response = client.post("/api/rooms", json=payload)
+    assert response.status_code == 201, response.text
+    # One test client plays several people: each keeps their token, not a shared cookie.
+    client.cookies.clear()
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def join(client: TestClient, code: str, name: str = "Boris", token: str | None = None) -> Any:
+    response = client.post(f"/api/rooms/{code}/join", json={"name": name}, headers=headers(token))
+    client.cookies.clear()
+    return response
+
+
+def room(client: TestClient, code: str, token: str | None = None) -> dict[str, Any]:
+    response = client.get(f"/api/rooms/{code}", headers=headers(token))
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def unchanged(client: TestClient, code: str, before: dict[str, Any]) -> None:
+    after = room(client, code)
+    assert {k: v for k, v in after.items() if k != "seats"} == {
+        k: v for k, v in before.items() if k != "seats"
+    }
+    assert [(s["kind"], s["name"], s["bot"]) for s in after["seats"]] == [
+        (s["kind"], s["name"], s["bot"]) for s in before["seats"]
+    ]
+
+
+def refused(response: Any, status: int, code: str) -> None:
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code
+
+
+def started_room(client: TestClient) -> tuple[str, str, str, str]:
+    """A started room of Anna (seat 1), Boris (seat 2) and a bot: code, table, tokens."""
+    created = make_room(client)
+    code = created["room"]["code"]
+    boris = join(client, code).json()["token"]
+    response = client.post(f"/api/rooms/{code}/start", headers=headers(created["token"]))
+    assert response.status_code == 200, response.text
+    return code, response.json()["table_id"], created["token"], boris
+
+
+def test_a_room_code_is_easy_to_read_aloud(client: TestClient) -> None:
+    code = make_room(client)["room"]["code"]
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    assert not set("01OIL") & set(CODE_ALPHABET)
+
+
+def test_create_join_by_code_and_start(client: TestClient) -> None:
+    created = make_room(client)
+    code = created["room"]["code"]
+    assert created["seat"] == 0 and created["token"]
+    assert created["room"]["missing"] == [1]
+    # Typed in lower case with a dash: the same room.
+    typed = f"{code[:3].lower()}-{code[3:].lower()}"
+    joined = join(client, typed)
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["seat"] == 1
+    view = room(client, code)
+    assert [s["name"] for s in view["seats"]] == ["Anna", "Boris", None]
+    assert view["missing"] == []
+    started = client.post(f"/api/rooms/{code}/start", headers=headers(created["token"])).json()
+    assert started["status"] == "started" and started["table_id"]
+    # Each person's token plays their seat at the table; each sees their own hand only.
+    table = started["table_id"]
+    anna = state(client, table, created["token"])
+    boris = state(client, table, joined.json()["token"])
+    assert (anna["seat"], boris["seat"]) == (0, 1)
+    assert anna["observation"]["hand"] != boris["observation"]["hand"]
+    assert anna["table"]["seats"][1]["name"] == "Boris"
+    # Joining again with one's token is not a second seat.
+    again = join(client, code, token=joined.json()["token"])
+    assert again.status_code == 200 and again.json()["seat"] == 1
+
+
+def test_the_room_cookie_identifies_the_seat(client: TestClient) -> None:
+    response = client.post(
+        "/api/rooms", json={"seats": [{"kind": "you"}, {"kind": "open"}], "name": "Anna"}
+    )
+    code = response.json()["room"]["code"]
+    assert "httponly" in response.headers["set-cookie"].lower()
+    assert f"Path=/api/rooms/{code}" in response.headers["set-cookie"]
+    assert room(client, code)["you"] == 0
+    client.cookies.clear()
+    assert room(client, code)["you"] is None
+
+
+def test_the_join_link_opens_the_room_page(client: TestClient) -> None:
+    response = client.get("/join/abc-def", follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/#/room/ABCDEF"
+    hostile = client.get("/join/%3Cscript%3E", follow_redirects=False)
+    assert hostile.headers["location"] == "/#/room/"
+
+
+def test_refusals_store_nothing(client: TestClient) -> None:
+    created = make_room(client)
+    code, anna = created["room"]["code"], created["token"]
+    before = room(client, code)
+    # A wrong code (and a malformed one).
+    refused(join(client, "ZZZZZZ"), 404, "room.not_found")
+    refused(join(client, "0O1lI!"), 404, "room.not_found")
+    # Names out of bounds.
+    for name in ["", "   ", "x" * 25, "a\nb", "<b>", 'a"b']:
+        response = join(client, code, name=name)
+        assert response.status_code == 422, (name, response.text)
+    unchanged(client, code, before)
+    # Starting with a missing seat.
+    refused(
+        client.post(f"/api/rooms/{code}/start", headers=headers(anna)), 409, "room.seats_missing"
+    )
+    unchanged(client, code, before)
+    boris = join(client, code).json()["token"]
+    before = room(client, code)
+    # A full table.
+    refused(join(client, code, name="Vera"), 409, "room.full")
+    # Acting for another seat: only the creator seats bots or starts.
+    refused(
+        client.put(f"/api/rooms/{code}/seats/3", json={"kind": "open"}, headers=headers(boris)),
+        403,
+        "room.not_creator",
+    )
+    refused(
+        client.post(f"/api/rooms/{code}/start", headers=headers(boris)), 403, "room.not_creator"
+    )
+    refused(
+        client.put(f"/api/rooms/{code}/seats/2", json={"kind": "open"}, headers=headers(anna)),
+        409,
+        "room.seat_taken",
+    )
+    refused(client.post(f"/api/rooms/{code}/start"), 401, "seat.token_missing")
+    refused(
+        client.post(f"/api/rooms/{code}/start", headers=headers("forged")), 403, "seat.token_bad"
+    )
+    unchanged(client, code, before)
+    table = client.post(f"/api/rooms/{code}/start", headers=headers(anna)).json()["table_id"]
+    before = room(client, code)
+    # A started table.
+    refused(join(client, code, name="Vera"), 409, "room.started")
+    refused(client.post(f"/api/rooms/{code}/leave", headers=headers(boris)), 409, "room.started")
+    refused(client.post(f"/api/rooms/{code}/start", headers=headers(anna)), 409, "room.started")
+    refused(client.post(f"/api/rooms/{code}/again", headers=headers(anna)), 409, "room.not_over")
+    unchanged(client, code, before)
+    # Acting for another seat at the table: out of turn, nothing changes.
+    current = state(client, table, anna)["observation"]["current_seat"]
+    other = boris if current == 0 else anna
+    seq = state(client, table, anna)["seq"]
+    response = client.post(
+        f"/api/tables/{table}/actions", json={"action": "draw stock"}, headers=headers(other)
+    )
+    refused(response, 409, "seat.not_your_turn")
+    assert state(client, table, anna)["seq"] == seq
+
+
+def test_room_creation_refusals(client: TestClient) -> None:
+    def create(**body: Any) -> Any:
+        payload: dict[str, Any] = {"seats": [{"kind": "you"}, {"kind": "open"}], "name": "Anna"}
+        payload.update(body)
+        return client.post("/api/rooms", json=payload)
+
+    refused(create(seats=[{"kind": "you"}, {"kind": "you"}]), 422, "room.one_you")
+    refused(create(seats=[{"kind": "you"}, {"kind": "bot", "bot": "easy"}]), 422, "room.no_friend")
+    refused(create(grace=7), 422, "room.bad_grace")
+    assert create(name="x" * 25).status_code == 422
+    assert create(turn_timer=45).status_code == 422
+    assert create(seats=[{"kind": "you"}, {"kind": "open"}], preset="gin").status_code == 201
+    too_many = [{"kind": "you"}, {"kind": "open"}, {"kind": "open"}]
+    assert create(seats=too_many, preset="gin").status_code == 400
+    assert client.get("/api/matches?status=all").json()["total"] == 0
+
+
+def test_leave_and_fill_with_a_bot(client: TestClient) -> None:
+    created = make_room(client)
+    code, anna = created["room"]["code"], created["token"]
+    boris = join(client, code).json()["token"]
+    assert client.post(f"/api/rooms/{code}/leave", headers=headers(boris)).status_code == 200
+    assert room(client, code)["missing"] == [1]
+    filled = client.put(
+        f"/api/rooms/{code}/seats/2", json={"kind": "bot", "bot": "medium"}, headers=headers(anna)
+    )
+    assert filled.status_code == 200, filled.text
+    assert filled.json()["seats"][1] == {"seat": 1, "kind": "bot", "bot": "medium", "name": None}
+    # The creator leaving closes the room.
+    assert client.post(f"/api/rooms/{code}/leave", headers=headers(anna)).status_code == 200
+    refused(join(client, code), 410, "room.closed")
+
+
+def test_presence_watchers_and_chat(client: TestClient) -> None:
+    code, _table, anna, boris = started_room(client)
+    poll = client.post(f"/api/rooms/{code}/poll", json={"since": 0}, headers=headers(anna))
+    assert poll.status_code == 200
+    seats = poll.json()["seats"]
+    assert seats[0]["connected"] and not seats[1]["connected"]
+    watcher = client.post(
+        f"/api/rooms/{code}/poll", json={"watcher": "w" * 12, "name": "Gleb", "since": 0}
+    )
+    assert watcher.json()["watchers"] == ["Gleb"] and watcher.json()["you"] is None
+    said = client.post(
+        f"/api/rooms/{code}/chat",
+        json={"text": "<img src=x onerror=alert(1)>"},
+        headers=headers(boris),
+    )
+    assert said.status_code == 201
+    refused(
+        client.post(f"/api/rooms/{code}/chat", json={"text": "again"}, headers=headers(boris)),
+        429,
+        "room.chat_too_fast",
+    )
+    refused(client.post(f"/api/rooms/{code}/chat", json={"text": "hi"}), 401, "seat.token_missing")
+    assert (
+        client.post(
+            f"/api/rooms/{code}/chat", json={"text": "a\u0007b"}, headers=headers(anna)
+        ).status_code
+        == 422
+    )
+    chat = client.post(f"/api/rooms/{code}/poll", json={"since": 0}, headers=headers(anna)).json()
+    # Stored as typed; the page puts it in text nodes, never markup.
+    assert [(m["name"], m["text"]) for m in chat["chat"]] == [
+        ("Boris", "<img src=x onerror=alert(1)>")
+    ]
+    time.sleep(1.1)
+    seats = room(client, code)["seats"]
+    assert not seats[0]["connected"]
+
+
+def keeper_tick(client: TestClient, now: float) -> int:
+    app: Any = client.app
+    rooms = app.state.rooms
+    from pyrummy.server.rooms import RoomKeeper
+
+    async def run() -> int:
+        return await RoomKeeper(rooms).tick(now=now)
+
+    result: int = client.portal.call(run)  # type: ignore[union-attr]
+    return result
+
+
+def test_an_abandoned_seat_is_played_by_a_bot_until_its_person_returns(
+    client: TestClient,
+) -> None:
+    created = make_room(client, grace=2, seats=[{"kind": "you"}, {"kind": "open"}])
+    code, anna = created["room"]["code"], created["token"]
+    boris = join(client, code).json()["token"]
+    table = client.post(f"/api/rooms/{code}/start", headers=headers(anna)).json()["table_id"]
+    tokens = {0: anna, 1: boris}
+    current = state(client, table, anna)["observation"]["current_seat"]
+    absent, present = tokens[current], tokens[1 - current]
+    for token in tokens.values():
+        client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(token))
+    # Within the grace period nobody plays for the absent person ...
+    assert keeper_tick(client, time.time()) == 0
+    deadline = time.monotonic() + 2.5
+    while time.monotonic() < deadline:
+        client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(present))
+        time.sleep(0.25)
+    view = room(client, code)["seats"]
+    assert view[current]["abandoned"] and not view[1 - current]["abandoned"]
+    assert view[1 - current]["connected"]
+    # ... past it, the seat to play is played by the stand-in, one step a tick ...
+    seq = state(client, table, anna)["seq"]
+    assert keeper_tick(client, time.time()) == 1
+    assert state(client, table, anna)["seq"] == seq + 1
+    assert keeper_tick(client, time.time()) == 1
+    # ... until the person is back (a poll).
+    client.post(f"/api/rooms/{code}/poll", json={"active": True}, headers=headers(absent))
+    assert not room(client, code)["seats"][current]["abandoned"]
+    assert keeper_tick(client, time.time()) == 0
+
+
+def test_turn_timer_plays_the_turn_and_marks_the_person_away(client: TestClient) -> None:
+    created = make_room(client, turn_timer=30, seats=[{"kind": "you"}, {"kind": "open"}])
+    code, anna = created["room"]["code"], created["token"]
+    boris = join(client, code).json()["token"]
+    table = client.post(f"/api/rooms/{code}/start", headers=headers(anna)).json()["table_id"]
+    tokens = {0: anna, 1: boris}
+    current = state(client, table, anna)["observation"]["current_seat"]
+    for token in tokens.values():
+        client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(token))
+    assert keeper_tick(client, time.time() + 10) == 0
+    # Present but slow: past 30 s the stand-in plays that turn to its end.
+    steps = 0
+    while state(client, table, anna)["observation"]["current_seat"] == current and steps < 5:
+        for token in tokens.values():
+            client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(token))
+        assert keeper_tick(client, time.time() + 31) == 1
+        steps += 1
+    assert state(client, table, anna)["observation"]["current_seat"] != current
+    assert room(client, code)["seats"][current]["away"] is True
+    # Active again: no longer away.
+    client.post(f"/api/rooms/{code}/poll", json={"active": True}, headers=headers(tokens[current]))
+    assert room(client, code)["seats"][current]["away"] is False
+
+
+def test_play_again_with_the_same_people(client: TestClient) -> None:
+    created = make_room(
+        client,
+        seats=[{"kind": "you"}, {"kind": "open"}],
+        options={"match_end": "deals", "deals": 1},
+    )
+    code, anna = created["room"]["code"], created["token"]
+    boris = join(client, code).json()["token"]
+    table = client.post(f"/api/rooms/{code}/start", headers=headers(anna)).json()["table_id"]
+    tokens = {0: anna, 1: boris}
+    from pyrummy.bots import make_bot
+
+    app: Any = client.app
+    for _ in range(400):
+        live = app.state.tables.tables[table]
+        if live.is_over:
+            break
+        seat = live.match.current_seat
+        action = make_bot("simple", 1).choose(live.match.observe(seat), live.match.legal_actions())
+        response = client.post(
+            f"/api/tables/{table}/actions",
+            json={"action": str(action)},
+            headers=headers(tokens[seat]),
+        )
+        assert response.status_code == 200, response.text
+    assert app.state.tables.tables[table].is_over
+    refused(
+        client.post(f"/api/rooms/{code}/again", headers=headers(boris)), 403, "room.not_creator"
+    )
+    again = client.post(f"/api/rooms/{code}/again", headers=headers(anna))
+    assert again.status_code == 200, again.text
+    second = again.json()["table_id"]
+    assert second != table and again.json()["tables"] == [table]
+    assert state(client, second, boris)["seat"] == 1
+    # The old table still leads to the room (and so to the new table).
+    assert client.get(f"/api/tables/{table}/room").json()["table_id"] == second
+    # The finished match is in the history.
+    history = client.get("/api/matches").json()["matches"]
+    assert [m["id"] for m in history] == [table]
+    assert [s["name"] for s in history[0]["seats"]] == ["Anna", "Boris"]
+
+
+def test_a_table_without_a_room_has_no_room(client: TestClient) -> None:
+    response = client.post("/api/tables", json={"bots": ["easy"]})
+    table = response.json()["table"]["id"]
+    refused(client.get(f"/api/tables/{table}/room"), 404, "room.not_found")
+    refused(client.get("/api/tables/ab'%25x/room"), 404, "room.not_found")
+
+
+def test_room_codes_cannot_be_guessed_fast(tmp_path: Path) -> None:
+    limits = RateLimits(create=None, act="3/minute", connect=None)
+    with app_client(tmp_path, rooms=FAST, bot_workers=0, rate_limits=limits) as client:
+        answers = [client.get("/api/rooms/ZZZZZZ").status_code for _ in range(4)]
+    assert answers == [404, 404, 404, 429]
+
+
+def test_the_choices_a_creator_has(client: TestClient) -> None:
+    options = client.get("/api/rooms/options").json()
+    assert options == {
+        "grace_choices": [2, 120],
+        "default_grace": 120,
+        "turn_timers": [0, 30, 60, 120],
+    }
+
+
+def test_nobody_stands_in_when_every_person_has_gone(client: TestClient) -> None:
+    code, table, anna, boris = started_room(client)
+    for token in (anna, boris):
+        client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(token))
+    seq = state(client, table, anna)["seq"]
+    assert keeper_tick(client, time.time() + 1000) == 0
+    assert state(client, table, anna)["seq"] == seq

@@ -1,0 +1,392 @@
+"""Playing with friends in real browsers: one Playwright context per person.
+
+Anna creates a private Knock Rummy table (Anna, a friend, a bot), Boris joins
+by the link, Vera by the typed code (and leaves again; Anna seats a bot
+instead), Dan types the code of the full table and watches. Anna and Boris
+play a whole deal to the showdown, each in their own browser; neither page
+ever holds the other's hidden cards (DOM and WebSocket frames), and Dan's
+holds no hand at all. Boris closes his page: Anna sees him disconnected;
+he comes back to his seat; he goes away for longer than the grace period and
+a bot plays his seat until he returns.
+
+The same flow runs against two server processes on one PostgreSQL database
+(Anna's browser on one, Boris's and Dan's on the other) when a PostgreSQL
+server is available (tests/db_fixtures.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from test_server_helpers import cards_in
+from test_web_e2e import CHROMIUM_ARGS, free_port
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "artifacts" / "screenshots"
+GRACE = 3
+PRESENCE = 2.0
+SERVE = (sys.executable, "-m", "pyrummy.cli.main", "serve", "--bot-delay", "0")
+
+
+@contextmanager
+def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "PYRUMMY_ROOM_GRACE_CHOICES": f"{GRACE},120",
+        "PYRUMMY_ROOM_PRESENCE_TIMEOUT": str(PRESENCE),
+    }
+    process = subprocess.Popen(
+        [*SERVE, "--port", str(port), "--data-dir", str(data_dir)],
+        stdout=subprocess.DEVNULL,
+        stderr=(data_dir / "server.log").open("ab"),
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                if httpx.get(f"{url}/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None and time.monotonic() < deadline, "server did not start"
+            time.sleep(0.05)
+        yield url
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+class Person:
+    """One browser context (one person's device) and its open page."""
+
+    def __init__(self, browser: Browser, url: str, name: str, width: int = 1280) -> None:
+        self.name = name
+        self.url = url
+        self.context: BrowserContext = browser.new_context(
+            viewport={"width": width, "height": 800 if width > 500 else 740}, locale="en"
+        )
+        self.frames: list[Any] = []
+        self.errors: list[str] = []
+        self.page = self.open("/")
+
+    def open(self, path: str) -> Page:
+        page = self.context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("websocket", self._watch)
+        page.goto(self.url + path)
+        self.page = page
+        return page
+
+    def _watch(self, socket: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            self.frames.append(json.loads(payload))
+
+        socket.on("framereceived", received)
+
+    def token(self, table_id: str) -> str | None:
+        tokens = self.page.evaluate(
+            "() => JSON.parse(localStorage.getItem('pyrummy.tokens') || '{}')"
+        )
+        entry = tokens.get(table_id)
+        return None if entry is None else str(entry["token"])
+
+    def shot(self, name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def state(url: str, table_id: str, token: str | None) -> dict[str, Any]:
+    headers = {"X-Seat-Token": token} if token else {}
+    response = httpx.get(f"{url}/api/tables/{table_id}/state", headers=headers)
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def eventually(check: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def wait_past(url: str, table_id: str, token: str | None, seq: int) -> None:
+    eventually(lambda: state(url, table_id, token)["seq"] > seq)
+
+
+def player_marks(page: Page, seat: int) -> str:
+    return page.locator(f"#room-players li[data-seat='{seat}']").inner_text()
+
+
+def play_turn(person: Person, knock: bool) -> None:
+    """Draw from the stock, then knock (if allowed and ``knock``) or discard the last card.
+
+    In Knock Rummy one may knock at any deadwood: a person who always could
+    would end every deal on their first turn.
+    """
+    page = person.page
+    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    page.click("#stock")
+    expect(page.locator("#btn-stock")).to_be_disabled()
+    page.locator(".hand .card").last.click()
+    if knock and page.locator("#btn-knock:not([disabled])").count():
+        page.click("#btn-knock")
+        dialog = page.locator("dialog[open]")
+        if dialog.count():
+            dialog.locator(".danger").click()
+    else:
+        page.click("#btn-discard")
+
+
+def no_secret_of(viewer: Person, other_token: str, url: str, table_id: str) -> None:
+    """``viewer``'s page and frames hold none of the other person's hidden cards.
+
+    Hidden: in the other's hand now and in nothing a spectator may see now
+    (discards, melds, the moves so far): such a card was never public.
+    """
+    other = state(url, table_id, other_token)["observation"]["hand"]
+    public = cards_in(state(url, table_id, None))
+    secret = set(other) - public
+    assert secret, "the other hand has hidden cards"
+    for frame in viewer.frames:
+        assert not cards_in(frame) & secret, (viewer.name, frame.get("type"))
+    for card in secret:
+        assert viewer.page.locator(f"[data-card='{card}']").count() == 0, (viewer.name, card)
+
+
+def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
+    anna = Person(browser, url_a, "Anna")
+    anna.page.click("#friends-start")
+    expect(anna.page.locator("#friends-seat-1")).to_have_value("you")
+    anna.page.select_option("#friends-seat-3", "open")
+    anna.page.fill("#friends-name", "Anna")
+    anna.page.select_option("#friends-grace", str(GRACE))
+    anna.shot(f"friends-form-1280{tag}")
+    anna.page.click("#friends-create")
+    code = anna.page.locator("#room-code-shown").inner_text()
+    assert len(code) == 6 and not set(code) & set("01OIL")
+    link = anna.page.locator("#room-link").input_value()
+    assert link.endswith(f"/join/{code}")
+    # Boris opens the link (on his own server process in the cluster run).
+    boris = Person(browser, url_b, "Boris")
+    boris.page.goto(url_b + f"/join/{code}")
+    boris.page.fill("#join-name", "Boris")
+    boris.page.click("#join-button")
+    expect(boris.page.locator("#room-seats")).to_contain_text("Boris")
+    # Vera types the code in the lobby (lower case, with a dash), joins, then leaves.
+    vera = Person(browser, url_b, "Vera", width=360)
+    vera.page.fill("#room-code", f"{code[:3].lower()}-{code[3:].lower()}")
+    vera.page.click("#room-code-join")
+    vera.page.fill("#join-name", "<b>Vera</b>")
+    vera.page.click("#join-button")
+    expect(vera.page.locator("#join-name")).to_have_attribute("aria-invalid", "true")
+    vera.page.fill("#join-name", "Vera")
+    vera.page.click("#join-button")
+    expect(anna.page.locator("#room-seats")).to_contain_text("Vera")
+    expect(anna.page.locator("#room-start")).to_be_enabled()
+    vera.shot(f"friends-waiting-360{tag}")
+    vera.page.click("#room-leave")
+    expect(anna.page.locator("#room-missing")).to_contain_text("3")
+    expect(anna.page.locator("#room-start")).to_be_disabled()
+    anna.page.select_option("#room-bot-level-3", "easy")
+    anna.page.click("#room-seat-bot-3")
+    expect(anna.page.locator("#room-start")).to_be_enabled()
+    anna.shot(f"friends-waiting-1280{tag}")
+    # Dan types the code of the full table: it says so and offers to watch.
+    dan = Person(browser, url_b, "Dan")
+    dan.page.evaluate("() => localStorage.setItem('pyrummy.name', JSON.stringify('Dan'))")
+    dan.page.fill("#room-code", code)
+    dan.page.click("#room-code-join")
+    expect(dan.page.locator("body")).to_contain_text("This table is full")
+    dan.page.click("#room-watch")
+    expect(anna.page.locator("#room-watchers")).to_contain_text("Dan")
+    anna.page.click("#room-start")
+    for person in (anna, boris, dan):
+        person.page.wait_for_url("**/#/table/*", timeout=20000)
+    table_id = anna.page.url.rsplit("/", 1)[1]
+    assert boris.page.url.endswith(table_id) and dan.page.url.endswith(table_id)
+    tokens = {0: anna.token(table_id), 1: boris.token(table_id)}
+    assert tokens[0] and tokens[1] and tokens[0] != tokens[1] and dan.token(table_id) is None
+    people = {0: anna, 1: boris}
+    expect(anna.page.locator("#room-players")).to_contain_text("Boris")
+    expect(dan.page.locator("#spectator-note")).to_be_visible()
+    anna.shot(f"friends-table-1280{tag}")
+    # The deal, the two people alternating (the bot plays by itself).
+    turns = 0
+    while True:
+        now = state(url_a, table_id, tokens[0])
+        if now["last_deal"] is not None or now["match"]["over"]:
+            break
+        mover = now["observation"]["current_seat"]
+        if mover in people:
+            other = 1 - mover
+            no_secret_of(people[mover], str(tokens[other]), url_a, table_id)
+            expect(
+                people[mover].page.locator(f"#room-players li[data-seat='{mover}']")
+            ).to_contain_text("to play")
+            play_turn(people[mover], knock=turns >= 6)
+            turns += 1
+            wait_past(url_a, table_id, tokens[0], now["seq"])
+        else:
+            time.sleep(0.1)
+        assert turns < 200
+    for person in (anna, boris):
+        expect(person.page.locator("#showdown, #match-end").first).to_be_visible(timeout=20000)
+    # The spectator has nobody to wait for: it sees the next deal begin.
+    expect(dan.page.locator(".table-head h1")).to_contain_text("Deal 2")
+    assert turns >= 2
+    # The spectator never got a hand: no card of its own, none in any frame's hand.
+    assert dan.page.locator(".hand .card").count() == 0
+    for frame in dan.frames:
+        if "state" in frame and frame["state"]["last_deal"] is None:
+            assert frame["state"]["seat"] is None and not frame["state"]["observation"]["hand"]
+    anna.shot(f"friends-showdown-1280{tag}")
+    # Disconnected and back.
+    boris.page.close()
+    eventually(lambda: "disconnected" in player_marks(anna.page, 1), timeout=PRESENCE + 10)
+    boris.open(f"/#/table/{table_id}")
+    expect(boris.page.locator("#room-players li[data-seat='1']")).to_contain_text("(you)")
+    eventually(lambda: "here" in player_marks(anna.page, 1), timeout=10)
+    assert state(url_b, table_id, tokens[1])["seat"] == 1
+    # Both move on to deal 2; Boris then leaves for longer than the grace period.
+    for person in (anna, boris):
+        if person.page.locator("#btn-next").count():
+            person.page.click("#btn-next")
+    boris.page.close()
+    eventually(lambda: "a bot plays for now" in player_marks(anna.page, 1), timeout=GRACE + 15)
+    anna.shot(f"friends-abandoned-1280{tag}")
+
+    def boris_moves() -> int:
+        history = state(url_a, table_id, tokens[0])["observation"]["history"]
+        return sum(1 for seat, _ in history if seat == 1)
+
+    # Anna plays on; Boris's seat is played for him (the stand-in bot).
+    before = boris_moves()
+    deadline = time.monotonic() + 60
+    while boris_moves() <= before:
+        assert time.monotonic() < deadline, "nobody played the abandoned seat"
+        now = state(url_a, table_id, tokens[0])
+        assert not now["match"]["over"]
+        if now["observation"]["current_seat"] == 0 and not now["awaiting_continue"]:
+            play_turn(anna, knock=False)
+            wait_past(url_a, table_id, tokens[0], now["seq"])
+        if now["awaiting_continue"] and anna.page.locator("#btn-next").count():
+            anna.page.click("#btn-next")
+        time.sleep(0.2)
+    # Boris returns: his seat is his again.
+    boris.open(f"/#/table/{table_id}")
+    eventually(lambda: "a bot plays for now" not in player_marks(anna.page, 1), timeout=15)
+    expect(boris.page.locator("#room-players li[data-seat='1']")).to_contain_text("(you)")
+    boris.shot(f"friends-back-1280{tag}")
+    for person in (anna, boris, vera, dan):
+        assert not person.errors, (person.name, person.errors)
+        person.context.close()
+
+
+def test_friends_play_together_in_browsers(browser: Browser, tmp_path: Path) -> None:
+    with serve(tmp_path) as url:
+        friends_flow(browser, url, url, "")
+
+
+def test_friends_play_together_across_two_processes_on_postgresql(
+    browser: Browser, postgres_server: str, tmp_path: Path
+) -> None:
+    from db_fixtures import fresh_postgres_database
+
+    database = fresh_postgres_database(postgres_server)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with serve(tmp_path / "a", database) as first, serve(tmp_path / "b", database) as second:
+        # Anna on the first process; Boris, Vera and Dan on the second.
+        friends_flow(browser, first, second, "-pg")
+
+
+def test_chat_and_play_again_with_the_same_people(browser: Browser, tmp_path: Path) -> None:
+    with serve(tmp_path) as url:
+        anna = Person(browser, url, "Anna")
+        anna.page.click("#friends-start")
+        anna.page.select_option("#friends-game", "knock")
+        anna.page.click("#friends-remove-seat")  # two seats: Anna and a friend
+        expect(anna.page.locator("#friends-seat-2")).to_have_value("open")
+        anna.page.select_option("#friends-length", "one")
+        anna.page.select_option("#friends-timer", "60")
+        anna.page.fill("#friends-name", "Anna")
+        anna.page.click("#friends-create")
+        code = anna.page.locator("#room-code-shown").inner_text()
+        boris = Person(browser, url, "Boris", width=360)
+        boris.page.goto(f"{url}/join/{code}")
+        boris.page.fill("#join-name", "Борис")
+        boris.page.click("#join-button")
+        anna.page.click("#room-start")
+        for person in (anna, boris):
+            person.page.wait_for_url("**/#/table/*", timeout=20000)
+        first = anna.page.url.rsplit("/", 1)[1]
+        tokens = {0: anna.token(first), 1: boris.token(first)}
+        # Chat: escaped (text, never markup), and a mute toggle.
+        boris.page.fill("#chat-input", "<img src=x onerror=alert(1)> привет")
+        boris.page.click("#chat-send")
+        expect(anna.page.locator("#chat-log")).to_contain_text(
+            "<img src=x onerror=alert(1)> привет"
+        )
+        assert anna.page.locator("#chat-log img").count() == 0
+        anna.page.click("#room-panel .reaction >> nth=0")
+        expect(boris.page.locator("#chat-log")).to_contain_text("Anna: GG")
+        boris.shot("friends-table-360")
+        boris.page.check("#chat-mute")
+        expect(boris.page.locator("#chat-log")).to_have_count(0)
+        # The one-deal match, both people playing.
+        people = {0: anna, 1: boris}
+        turns = 0
+        while not state(url, first, tokens[0])["match"]["over"]:
+            now = state(url, first, tokens[0])
+            mover = now["observation"]["current_seat"]
+            play_turn(people[mover], knock=turns >= 4)
+            turns += 1
+            wait_past(url, first, tokens[0], now["seq"])
+            assert turns < 200
+        expect(boris.page.locator("#room-panel")).to_contain_text("The creator can start another")
+        anna.page.click("#room-again")
+        for person in (anna, boris):
+            person.page.wait_for_url(lambda address: first not in address, timeout=20000)
+        second = anna.page.url.rsplit("/", 1)[1]
+        assert boris.page.url.endswith(second)
+        assert state(url, second, boris.token(second))["seat"] == 1
+        expect(boris.page.locator("#room-players li[data-seat='1']")).to_contain_text("(you)")
+        # The finished match is in the history, with both people's names.
+        history = httpx.get(f"{url}/api/matches").json()["matches"]
+        assert [m["id"] for m in history] == [first]
+        assert [s["name"] for s in history[0]["seats"]] == ["Anna", "Борис"]
+        anna.page.click("#lang-switch")
+        expect(anna.page.locator("#room-panel")).to_contain_text("Комната")
+        anna.shot("friends-table-ru-1280")
+        for person in (anna, boris):
+            assert not person.errors, (person.name, person.errors)
+            person.context.close()
