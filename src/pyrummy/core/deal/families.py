@@ -23,7 +23,8 @@ from pyrummy.core.messages import Message
 from pyrummy.core.patterns import SUIT_BITS, card_numbers
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules
-from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each, suit_deadwood_table
+from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each
+from pyrummy.core.suit_tables import suit_deadwood_table
 
 if TYPE_CHECKING:  # typing only: the transitions sit above the families
     from pyrummy.core.deal.transitions import Transitions
