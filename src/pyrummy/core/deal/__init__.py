@@ -18,7 +18,7 @@ is split by job (see :mod:`pyrummy.core.deal.game` for the rulings):
 from pyrummy.core.deal.dealing import HandsLike, arrange_deck, new_deal
 from pyrummy.core.deal.game import DEAL_VIEWS, Deal, DealViews
 from pyrummy.core.deal.state import PublicUndo, TableMeld, UndoSnapshot
-from pyrummy.core.phases import Phase
+from pyrummy.core.phases import Phase as Phase  # re-exported for old imports
 
 # The public classes answer to this package (documentation, pickles, reprs).
 for _public in (Deal, DealViews, arrange_deck, new_deal):
@@ -30,7 +30,6 @@ __all__ = [
     "Deal",
     "DealViews",
     "HandsLike",
-    "Phase",
     "PublicUndo",
     "TableMeld",
     "UndoSnapshot",

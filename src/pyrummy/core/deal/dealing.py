@@ -27,7 +27,8 @@ from pyrummy.core.errors import (
 )
 from pyrummy.core.rules import Rules
 
-__all__ = ["HandsLike", "arrange_deck", "new_deal"]
+# HandsLike, arrange_deck and new_deal are public in pyrummy.core.deal.
+__all__: list[str] = []
 
 _SETUP_SPLIT: Final = re.compile(r"[\s,;]+")
 

@@ -57,13 +57,13 @@ Rulings where the sources are silent (docs/rules/common.md §6-§8, ``docs/actio
   still counts the undos of the turn, for display.
 - *Turn cap*: the turn numbered ``rules.turn_cap + 1`` is never played: the
   deal ends with nobody out (knock: showdown without a knocker; melding:
-  :func:`settle_no_winner`; gin: a draw).
+  :func:`~pyrummy.core.settlement.settle_no_winner`; gin: a draw).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Final, NoReturn
+from typing import TYPE_CHECKING, ClassVar, Final, NoReturn, cast
 
 from pyrummy.core.actions import ActionSpace, action_space
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet, parse_card_list
@@ -77,7 +77,7 @@ from pyrummy.core.rules import Rules, find_rules
 if TYPE_CHECKING:  # typing only: observation and record sit above this module
     from pyrummy.core.observation import Observation
 
-__all__ = ["DEAL_VIEWS", "Deal", "DealViews", "as_rules"]
+__all__ = ["as_rules"]  # Deal, DealViews, DEAL_VIEWS: public in pyrummy.core.deal
 
 
 def as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> Rules:
@@ -275,7 +275,7 @@ class Deal(Transitions):
 
     def clone(self) -> Deal:
         """An independent copy (fast: bots clone a lot)."""
-        return _copy_deal(self)
+        return cast("Deal", _copy_deal(self))
 
     def observe(self, seat: int | None = None) -> Observation:
         """What ``seat`` may know (``None``: a spectator, public facts only)."""

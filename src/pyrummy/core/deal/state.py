@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
 from pyrummy.core.actions import Action, ActionSpace
 from pyrummy.core.cards import Card, CardSet
@@ -120,7 +120,7 @@ UndoEntry = tuple[str, "int | UndoSnapshot"]
 
 # Public classes answer to the package they are imported from (documentation,
 # pickles and reprs name ``pyrummy.core.deal.TableMeld``).
-TableMeld.__module__ = PublicUndo.__module__ = "pyrummy.core.deal"
+TableMeld.__module__ = PublicUndo.__module__ = UndoSnapshot.__module__ = "pyrummy.core.deal"
 
 
 @dataclass(slots=True, eq=False, repr=False, init=False)
@@ -225,7 +225,6 @@ _PICKLED: Final = tuple(
     name for name, copy in state_fields().items() if copy not in ("cache", "derived")
 )
 _CACHES: Final = tuple(name for name, copy in state_fields().items() if copy == "cache")
-_State = TypeVar("_State", bound=DealState)
 
 _COPY_LINES: Final = {
     "share": "    copy.{0} = self.{0}",
@@ -244,10 +243,10 @@ _COPY_LINES: Final = {
 }
 
 
-def make_copier(cls: type[_State]) -> Callable[[_State], _State]:
+def make_copier(cls: type[DealState]) -> Callable[[DealState], DealState]:
     """A fast copy function for ``cls``, written from the field declarations.
 
-    Bots copy deals a lot: one straight-line function (as :mod:`dataclasses`
+    Bots copy deals a lot: one straight-line function (as ``dataclasses``
     writes ``__init__``) is several times faster than a loop over the fields.
     """
     lines = ["def copy_state(self):", "    copy = _new(_cls)"]
@@ -261,5 +260,5 @@ def make_copier(cls: type[_State]) -> Callable[[_State], _State]:
     }
     # The source is built above from the declared field names only.
     exec("\n".join(lines), namespace)
-    copier: Callable[[_State], _State] = namespace["copy_state"]
+    copier: Callable[[DealState], DealState] = namespace["copy_state"]
     return copier

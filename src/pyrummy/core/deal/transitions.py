@@ -53,7 +53,7 @@ class Transitions(Refusals):
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Do ``action`` for the seat to play (``seat``, if given, must be that seat).
 
-        Raises :class:`IllegalActionError` (the reason in ``.reason`` when it
+        Raises :class:`~pyrummy.core.errors.IllegalActionError` (the reason in ``.reason`` when it
         has a catalogue message); the deal is then exactly as before.
         """
         if seat is not None and seat != self._seat and self.phase is not _PHASE_OVER:
