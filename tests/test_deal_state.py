@@ -17,6 +17,7 @@ from pyrummy.core.deal.families import FAMILIES, family_of
 from pyrummy.core.deal.state import DealState, state_fields
 from pyrummy.core.deal.tables import DISCARD_TABLES, KNOCK_TABLES, card_actions
 from pyrummy.core.rules import find_rules, preset_names
+from pyrummy.core.sampling import put_down_from_history
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "pyrummy"
 
@@ -143,3 +144,32 @@ def test_no_source_module_is_over_800_lines() -> None:
         str(path.relative_to(SRC)): len(path.read_text().splitlines()) for path in SRC.rglob("*.py")
     }
     assert lengths and {path: n for path, n in lengths.items() if n > 800} == {}
+
+
+@pytest.mark.parametrize("name", ["rummy", "basic", "block", "rotham"])
+def test_who_put_cards_down_follows_from_the_public_history(name: str) -> None:
+    # What sampling no longer reads from the observation: the seats that put
+    # cards down in an earlier turn, the turn's own table plays (undo taken
+    # into account) and who has a meld of their own on the table.
+    rng = random.Random(name)
+    checked = 0
+    for seed in range(6):
+        deal = new_deal(name, 3, seed=seed, deal_number=1 + seed)
+        undos = 0
+        while not deal.is_over:
+            actions = deal.legal_actions()
+            undo = [action for action in actions if action.kind.name == "UNDO"]
+            if undo and undos < 40 and rng.random() < 0.3:
+                action = undo[0]
+                undos += 1
+            else:
+                action = rng.choice([a for a in actions if a.kind.name != "UNDO"] or actions)
+            deal.apply(action)
+            if deal.is_over:
+                break
+            played, played_turn = put_down_from_history(deal.history, deal.players)
+            assert played == deal._played and played_turn == deal._played_turn
+            owners = {table_meld.owner for table_meld in deal.table}
+            assert [seat in owners for seat in range(deal.players)] == deal._own_meld
+            checked += 1
+    assert checked > 100
