@@ -70,7 +70,12 @@ class Observation:
     action so far, ``(seat, action)``: none hides anything); ``legal_actions``
     (for the seat to play, when that is the observer); ``scores`` (match
     totals, if a match passes them); ``is_over``; once over
-    ``revealed_hands``, ``knock_card`` and ``settlement``.
+    ``revealed_hands``, ``knock_card`` and ``settlement``. For the seat to
+    play: ``melds_this_turn``, ``undos_this_turn`` and ``undo_entries`` (the
+    steps undo would take back, in public terms); ``end_reason`` once over.
+    Who has a meld of their own on the table and who put cards down in an
+    earlier turn follow from ``table`` and ``history``
+    (:func:`pyrummy.core.sampling.sample_deal` reads them there).
 
     :meth:`to_dict` is the JSON form the web server sends::
 
@@ -117,8 +122,6 @@ class Observation:
     revealed_hands: tuple[CardSet, ...] | None
     knock_card: Card | None
     settlement: Settlement | None
-    put_down_before: tuple[bool, ...] = ()
-    own_meld: tuple[bool, ...] = ()
     melds_this_turn: int = 0
     undos_this_turn: int = 0
     undo_entries: tuple[PublicUndo, ...] = ()
@@ -174,8 +177,6 @@ class Observation:
             "revealed_hands": tuple(CardSet(m) for m in deal._hands) if over else None,
             "knock_card": deal.knock_card if over else None,
             "settlement": deal.settlement if over else None,
-            "put_down_before": tuple(deal._played),
-            "own_meld": tuple(deal._own_meld),
             "melds_this_turn": deal._melds_turn,
             "undos_this_turn": deal._undos_turn,
             "undo_entries": deal._public_undo(),

@@ -35,7 +35,7 @@ only), then the free headers ``Event``, ``Site``, ``Date``, ``Round``,
 values are quoted; ``\\"`` and ``\\\\`` escape a quote and a backslash.
 
 A deal section is ``Deal N``, ``Dealer: S``, ``Deck: ...`` (the deck in card
-notation, in the order the engine deals it: see :meth:`Deal.from_deck`),
+notation, in the order the engine deals it: see :meth:`~pyrummy.core.deal.Deal.from_deck`),
 one line per action ``seat: action`` (the action's text form, see
 :mod:`pyrummy.core.actions`), and, once the deal is over, ``Outcome:`` and
 ``Net:`` (every seat's points from this deal, exact fractions with a sign).

@@ -17,11 +17,18 @@ from __future__ import annotations
 
 import random
 
+from collections.abc import Sequence
+from typing import Final
+
+from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.deal import Deal, UndoSnapshot
 from pyrummy.core.observation import Observation
 from pyrummy.core.phases import EndReason, Phase
 
-__all__ = ["sample_deal"]
+_TABLE_PLAYS: Final = frozenset({ActionKind.MELD, ActionKind.LAYOFF, ActionKind.SWAP_JOKER})
+_TURN_ENDS: Final = frozenset({ActionKind.DISCARD, ActionKind.KNOCK})
+
+__all__ = ["put_down_from_history", "sample_deal"]
 
 
 def sample_deal(seen: Observation, rng: random.Random) -> Deal:
@@ -57,6 +64,48 @@ def sample_deal(seen: Observation, rng: random.Random) -> Deal:
     return _deal_in_position(seen, hands, stock, knock, random.Random(rng.random()))
 
 
+def put_down_from_history(
+    history: Sequence[tuple[int, Action]], players: int
+) -> tuple[list[bool], bool]:
+    """Who put cards on the table in a finished turn of theirs, and whether
+    the turn in progress has (undo taken into account), from the public
+    history alone.
+
+    A turn's table plays that undo took back do not count: the actions
+    undo can take back form a stack (a draw from the pile, melds, lay-offs,
+    joker exchanges), cleared by a stock draw and at the end of the turn.
+
+    >>> from pyrummy.core.deal import new_deal
+    >>> deal = new_deal("rummy", hands=["AS 2S 3S 4C 5C 6C 7C 9D JD KS",
+    ...                                 "7H 8H 9H 2C 3D 4S 5S 8C TC QC"], upcard="KD")
+    >>> for action in ("draw stock", "meld 7H 8H 9H"):
+    ...     deal.apply(action)
+    >>> put_down_from_history(deal.history, 2)
+    ([False, False], True)
+    >>> deal.apply("discard 2C")
+    >>> put_down_from_history(deal.history, 2)
+    ([False, True], False)
+    """
+    played = [False] * players
+    stack: list[bool] = []  # True: a table play; False: a draw from the pile
+    for seat, action in history:
+        kind = action.kind
+        if kind in _TABLE_PLAYS:
+            stack.append(True)
+        elif kind is ActionKind.DRAW_DISCARD:
+            stack.append(False)
+        elif kind is ActionKind.UNDO:
+            if stack:
+                stack.pop()
+        elif kind in _TURN_ENDS:
+            if True in stack:
+                played[seat] = True
+            stack.clear()
+        else:  # a stock draw or a decline: nothing before it can be undone
+            stack.clear()
+    return played, True in stack
+
+
 def _deal_in_position(
     seen: Observation,
     hands: list[int],
@@ -88,9 +137,10 @@ def _deal_in_position(
             deal._drawn = (hidden & -hidden).bit_length() - 1
     deal._melds_turn = seen.melds_this_turn
     deal._undos_turn = seen.undos_this_turn
-    deal._played = list(seen.put_down_before)
-    deal._played_turn = seen.melded[deal._seat] and not seen.put_down_before[deal._seat]
-    deal._own_meld = list(seen.own_meld)
+    deal._played, deal._played_turn = put_down_from_history(seen.history, seen.players)
+    deal._own_meld = [False] * seen.players
+    for table_meld in seen.table:  # a seat's own meld stays on the table (undo aside)
+        deal._own_meld[table_meld.owner] = True
     deal._public = [cards.mask for cards in seen.known_cards]
     deal._taken_held = [sum(card.bit for card in cards) for cards in seen.taken_discards]
     deal._exhaustions = seen.exhaustions

@@ -34,21 +34,23 @@ Arrangement(melds=(CardSet('7S 8S 9S'),), deadwood_cards=CardSet('7H 7D'), deadw
 
 from __future__ import annotations
 
-import binascii
-import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import combinations, product
-from typing import Final, cast
+from typing import Final
 
 from pyrummy.core.cards import JOKER_POINTS, N_STANDARD, Card, CardSet, CardsLike, to_cardset
-from pyrummy.core.errors import IllegalActionError, RulesError
-from pyrummy.core.rules import AceRule, Rules, find_rules
-from pyrummy.core.values import value_table
+from pyrummy.core.errors import IllegalActionError
+from pyrummy.core.rules import Rules, find_rules
+from pyrummy.core.suit_tables import (
+    _SUIT_TABLES,
+    SUIT_BITS,
+    card_values,
+    run_patterns,
+    suit_deadwood_table,
+    suit_splits,
+)
 
-ACE_OPTIONS: Final = ("low", "high_or_low", "around_the_corner")
-SUIT_BITS: Final = 0x1FFF
 STANDARD_BITS: Final = (1 << N_STANDARD) - 1
 _NO_CARDS: Final = CardSet()
 _NOTHING_TO_DROP: Final = 1 << 20
@@ -169,147 +171,6 @@ def _lowest_bit(mask: int) -> int:
 
 
 _new_object = object.__new__
-
-
-# -- tables ---------------------------------------------------------------------
-
-
-def _check_ace(ace: str) -> None:
-    if ace not in ACE_OPTIONS:
-        raise RulesError(f"ace option {ace!r} is not one of {', '.join(ACE_OPTIONS)}")
-
-
-@cache
-def card_values(ace: str) -> tuple[int, ...]:
-    """Deadwood value of each card number 0-54 under an ace option (ace 1 or 15, joker 15)."""
-    _check_ace(ace)
-    # The ace option checked above: replace() skips with_options' checks.
-    return value_table(replace(find_rules("basic"), ace=cast(AceRule, ace)))
-
-
-@cache
-def rank_values(ace: str) -> tuple[int, ...]:
-    """Deadwood value of each rank A..K under an ace option."""
-    return card_values(ace)[:13]
-
-
-@cache
-def run_patterns(ace: str) -> tuple[int, ...]:
-    """Every 13-bit rank pattern one run may cover under an ace option.
-
-    >>> len(run_patterns("low")), len(run_patterns("high_or_low"))
-    (66, 76)
-    """
-    _check_ace(ace)
-    straight = {((1 << length) - 1) << low for length in range(3, 14) for low in range(14 - length)}
-    patterns = set(straight)
-    if ace == "high_or_low":
-        # The ace (bit 0) above the king: the top length-1 ranks plus the ace.
-        patterns |= {(((1 << (length - 1)) - 1) << (14 - length)) | 1 for length in range(3, 14)}
-    elif ace == "around_the_corner":
-        patterns |= {
-            ((run << shift) | (run >> (13 - shift))) & SUIT_BITS
-            for run in straight
-            for shift in range(13)
-        }
-    return tuple(sorted(patterns))
-
-
-@cache
-def _runs_through(ace: str) -> tuple[tuple[int, ...], ...]:
-    """For each rank, the run patterns containing it."""
-    return tuple(tuple(run for run in run_patterns(ace) if run >> rank & 1) for rank in range(13))
-
-
-# suit_deadwood_table("low"), shipped built: 8,192 values of one byte,
-# zlib-compressed, base64 (tests/test_solver_lazy.py checks it against the
-# table built from the run patterns and prints the text when they differ).
-_LOW_SUIT_DEADWOOD: Final = (
-    "eNrtWddu4zAQVC5FxbFVXVRd1NykJG65u9z/f9fNYo8AIcAwAj/4gvBpdzkcjZarJUFIu/txf//wqD08Pum6oWkw"
-    "hmFaj6bVe9buNA2hCf8JYb8/eHqCGQxsp6eBRzhgC5jO47oOY9uO++y4nq8buo7Qgd9HGATDfl/7pyf4oPfANZhn"
-    "GPJ8wzQMhC78AcLhcDQYwIxG44lPPMIBe8BsHrdtmPF4EgaTMIptx7a1Tn5dfcoT2ibrmqasZ1qmee75xCOc8gTm"
-    "8LjjwEygPYR84riOgzCEP0KYptloJPQEn9dl5DLPdeX5rue6CCP4Y4RZNh2PYabT2TwhHuHahfpdyp/raluct2XJ"
-    "+Vo9yzqXH/EI/+z7Cz3B57qOPeZ5njzf8z2P6gh/wnlPJjCz2XyREo9wWmdgIY+HIcx8vsizRV6UYRSG3fy6+uJ7"
-    "Yl3fl/X8wPfPPZ94hHNdpxGPRxHMAtpTyFdRHEUIc/gzhHW9nM2EnuBrV/afqv/Xrj+vyyxmXhzL8+MkjhEW8OcI"
-    "l8vVfA6zWq03FfEIv1S/S/nL+2WcBIGcbzAMgnP5EY/wz76/0BN8sZ8xL0nk+UmaJFRH+AvOe7GAWa8325p4hNM6"
-    "A8t5PM9hNptts9w27Ute5Hk3v66+duPzT/W/6n/V/7frf/E9sW6aynpplqbnnk88wrmuq4LHiwJmC+0V5F+LsigQ"
-    "NvDXCN/eduu10BP8a/tP1f9r15/XZV0yryzl+WVVlghb+BuEu91+s4HZ7w/HV+IRfql+//v5d+v7nzr/1fmvzn+1"
-    "/6vzX9X/O57/8n5ZVlkm55tNs+xcfsQj/LPvL/QEX+xnzKsqeX5VVxXVEf6W895uYQ6H4+mNeITTOgNreLxpYI7H"
-    "0/vu9P7zV9M2TTe/rv6tzz/V/6r/Vf/frv/F98S6dS3r1cu6Pvd84hHOdd23PN62MCdo7yH/u31pW4Tv8A8IPz7+"
-    "HA5CT/Cv7T91/1P//665/6n7//e+//8FQdHsHw=="
-)
-
-
-# The run tables by ace option, filled when first built: the hot paths read
-# this dict instead of calling the cached builder.
-_SUIT_TABLES: dict[str, tuple[int, ...]] = {}
-
-
-@cache
-def suit_deadwood_table(ace: str) -> tuple[int, ...]:
-    """Least deadwood of each 13-bit suit pattern when only runs are formed.
-
-    The ace-low table (every preset's) is shipped built: a fresh process
-    reads it in well under a millisecond instead of building it.
-
-    >>> table = suit_deadwood_table("low")
-    >>> table[0b111], table[0b1011], table[0b1111000000000]
-    (0, 7, 0)
-    """
-    _check_ace(ace)
-    if ace == "low":
-        built = tuple(zlib.decompress(binascii.a2b_base64(_LOW_SUIT_DEADWOOD)))
-    else:
-        built = build_suit_deadwood_table(ace)
-    _SUIT_TABLES[ace] = built
-    return built
-
-
-def build_suit_deadwood_table(ace: str) -> tuple[int, ...]:
-    """:func:`suit_deadwood_table` computed from the run patterns.
-
-    The lowest card of a pattern is either deadwood or in one run through it,
-    and both leave a smaller pattern, so one pass in increasing order fills
-    the table.
-
-    >>> build_suit_deadwood_table("low") == suit_deadwood_table("low")
-    True
-    """
-    values = rank_values(ace)
-    # A run inside the pattern through its lowest card has no card below it.
-    from_rank = tuple(
-        tuple(run for run in through if not run & ((1 << rank) - 1))
-        for rank, through in enumerate(_runs_through(ace))
-    )
-    table = [0] * (SUIT_BITS + 1)
-    for pattern in range(1, SUIT_BITS + 1):
-        low = pattern & -pattern
-        rank = low.bit_length() - 1
-        best = table[pattern ^ low] + values[rank]
-        for run in from_rank[rank]:
-            if run & pattern == run:
-                value = table[pattern ^ run]
-                if value < best:
-                    best = value
-        table[pattern] = best
-    return tuple(table)
-
-
-@cache
-def suit_splits(ace: str, pattern: int) -> tuple[tuple[int, ...], ...]:
-    """Every run split of a suit pattern that leaves the least deadwood."""
-    if pattern == 0:
-        return ((),)
-    table = suit_deadwood_table(ace)
-    low = pattern & -pattern
-    rank = low.bit_length() - 1
-    splits: list[tuple[int, ...]] = []
-    if table[pattern ^ low] + rank_values(ace)[rank] == table[pattern]:
-        splits.extend(suit_splits(ace, pattern ^ low))
-    for run in _runs_through(ace)[rank]:
-        if run & pattern == run and table[pattern ^ run] == table[pattern]:
-            splits.extend((run, *rest) for rest in suit_splits(ace, pattern ^ run))
-    return tuple(splits)
 
 
 # -- the int path ---------------------------------------------------------------

@@ -105,11 +105,12 @@ def max_game_length(rules: Rules, players: int) -> int:
 
 
 class DealBox:
-    """A deal held by a state: deep-copied with :meth:`Deal.clone`, pickled slot by slot.
+    """A deal held by a state: deep-copied with :meth:`Deal.clone`, pickled as a deal.
 
     OpenSpiel clones a Python state by deep-copying its attributes and
-    serializes it by pickling them; the deal's action space (large, and
-    shared) is left out of both and looked up again.
+    serializes it by pickling them; a deal pickles the fields its state
+    declares (:class:`~pyrummy.core.deal.state.DealState`), leaving out the
+    action space (large, and shared) and the caches.
     """
 
     __slots__ = ("deal",)
@@ -120,21 +121,11 @@ class DealBox:
     def __deepcopy__(self, memo: dict[int, Any]) -> DealBox:
         return DealBox(self.deal.clone())
 
-    def __getstate__(self) -> dict[str, Any]:
-        deal = self.deal
-        return {
-            name: getattr(deal, name)
-            for name in Deal.__slots__
-            if name not in ("_space", "_legal") and hasattr(deal, name)
-        }
+    def __getstate__(self) -> Deal:
+        return self.deal  # pickled by its own declaration (DealState)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        deal = object.__new__(Deal)
-        for name, value in state.items():
-            setattr(deal, name, value)
-        deal._space = action_space(deal.rules)
-        deal._legal = None
-        self.deal = deal
+    def __setstate__(self, state: Deal) -> None:
+        self.deal = state
 
 
 class RummyGame(pyspiel.Game):  # type: ignore[misc]

@@ -196,8 +196,6 @@ class _View:
             revealed_hands=None,
             knock_card=None,
             settlement=None,
-            put_down_before=(False, False),
-            own_meld=(False, False),
         )
 
 
