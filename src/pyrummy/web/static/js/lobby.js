@@ -8,6 +8,7 @@ import { formatDate } from "./format.js";
 import { api, saveToken, knownTables, forgetToken } from "./api.js";
 import { settings, saveSetting, SPEEDS } from "./settings.js";
 import { GAME_ORDER } from "./rules_text.js";
+import { tutorialOffer } from "./tutorial.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
 const LAST_KEY = "pyrummy.lastGame";
@@ -67,7 +68,8 @@ export async function renderLobby(root) {
   live = [];
   const heading = h("h1", {}, t("lobby.title"));
   const status = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
-  root.append(h("section", { class: "lobby" }, heading, status));
+  // A first visit is offered the guided Knock Rummy deal; later, a plain link to it.
+  root.append(h("section", { class: "lobby" }, heading, tutorialOffer(), status));
   try {
     presetCache = presetCache || (await api.presets());
   } catch (error) {

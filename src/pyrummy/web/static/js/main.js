@@ -2,6 +2,7 @@
 //   #/            the lobby          #/table/ID     a table
 //   #/history     finished matches   #/replay/ID    one match, step by step
 //   #/rules/GAME  the rules          #/faq          questions and answers
+//   #/learn       the guided Knock Rummy deal
 
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
@@ -11,6 +12,8 @@ import { TableView } from "./table.js";
 import { renderHistory, ReplayView } from "./history.js";
 import { renderRules, renderFaq } from "./pages.js";
 import { renderStats } from "./stats.js";
+import { TutorialView } from "./tutorial.js";
+import { startGame } from "./lobby.js";
 
 const main = document.getElementById("view");
 let current = null;
@@ -63,6 +66,8 @@ function route() {
   document.title = t("app.title");
   if (parts[0] === "table" && parts[1]) {
     current = new TableView(main, parts[1]);
+  } else if (parts[0] === "learn") {
+    current = new TutorialView(main, { onPlay: () => startGame({ preset: "knock", options: {}, bots: ["easy"], speed: settings().speed, length: "default" }) });
   } else if (parts[0] === "stats") {
     renderStats(main);
   } else if (parts[0] === "history") {

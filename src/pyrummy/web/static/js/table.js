@@ -9,6 +9,7 @@ import { api, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { explainMeld } from "./meldcheck.js";
+import { animateFrom, snapshotCards } from "./motion.js";
 import { play, soundOf } from "./sound.js";
 import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
@@ -404,6 +405,8 @@ export class TableView {
     const state = this.state;
     if (!state) return;
     const handHadFocus = document.activeElement && document.activeElement.classList.contains("hand");
+    // Where the cards were, so the ones that change place can glide there (motion.js).
+    this.cardsBefore = snapshotCards(this.section);
     const obs = state.observation;
     const info = state.table;
     const legal = legalIndex(state.legal_actions);
@@ -466,7 +469,6 @@ export class TableView {
   }
 
   finishRender() {
-    this.animatedDraw = this.state.observation.drawn_card;
     this.animate();
   }
 
@@ -641,10 +643,7 @@ export class TableView {
       node.setAttribute("aria-selected", this.selected.has(card) ? "true" : "false");
       if (this.selected.has(card)) node.classList.add("selected");
       if (position === this.cursor) node.classList.add("cursor");
-      if (obs.drawn_card === card) {
-        node.classList.add("drawn");
-        if (this.animatedDraw !== card && !reducedMotion()) node.classList.add("arrive");
-      }
+      if (obs.drawn_card === card) node.classList.add("drawn");
       if (obs.taken_discard === card && myTurn) node.classList.add("taken-card");
       if (myTurn && legal.layoff.has(card)) node.classList.add("fits");
       node.addEventListener("pointerdown", (event) => this.startDrag(event, node, card));
@@ -736,15 +735,22 @@ export class TableView {
   animate() {
     const event = this.lastEvent;
     this.lastEvent = null;
-    if (!event || event.seat === this.me || reducedMotion()) return;
-    const panel = this.section.querySelector(`.opponent[data-seat="${event.seat}"]`);
-    if (panel) panel.classList.add("flash");
+    const before = this.cardsBefore;
+    this.cardsBefore = null;
+    if (reducedMotion()) return;
+    // A card new to the hand comes from the stock; one new on the pile or the
+    // table comes from the opponent who just played it.
+    const fromOpponent = event && event.seat !== this.me ? `.opponent[data-seat="${event.seat}"]` : null;
+    animateFrom(before, this.section, { stock: "#stock", opponent: fromOpponent });
+    if (!event || event.seat === this.me) return;
+    this.section.querySelector(`.opponent[data-seat="${event.seat}"]`)?.classList.add("flash");
+    // Draws by an opponent leave no face-up card to move: the pile or stock lifts instead.
     let target = null;
-    if (event.kind === "discard" || event.kind === "draw_discard") target = this.section.querySelector(".discard-stack > .card:last-child");
+    if (event.kind === "draw_discard") target = this.section.querySelector(".discard-stack");
     else if (event.kind === "draw_stock") target = this.section.querySelector("#stock .card");
-    else if (event.kind === "meld" || event.kind === "layoff") target = this.section.querySelector(".melds > :last-child");
-    if (target) target.classList.add(event.kind === "draw_stock" || event.kind === "draw_discard" ? "lift" : "arrive");
+    if (target) target.classList.add("lift");
   }
+
 }
 
 export { tokenFor };
