@@ -60,6 +60,8 @@ def test_page_and_core_explain_melds_alike() -> None:
             rules = find_rules("basic", ace=ace)
             for lang in ("en", "ru"):
                 core = explain_meld(" ".join(hand), rules, lang)
+                # The page writes a joker as ★1 (its own card faces), the core as 🃏1.
+                core = core and core.replace("🃏", "★")
                 shown = page[f"{' '.join(hand)}|{ace}|{lang}"]
                 if shown != core:
                     differences.append((hand, ace, lang, core, shown))
