@@ -649,7 +649,8 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
-        """Matches, newest first: finished ones by default (``status=live|all``)."""
+        """Matches, the newest finish first (games in progress before them):
+        finished ones by default (``status=live|all``)."""
         store: Store = state["store"]
         total, rows = await store.list_tables(None if status == "all" else status, limit, offset)
         return {
