@@ -97,9 +97,8 @@ def browser() -> Iterator[Browser]:
 
 
 def open_page(browser: Browser, base_url: str, width: int = 1280, lang: str = "en") -> Page:
-    context = browser.new_context(
-        bypass_csp=True, viewport={"width": width, "height": 900}, locale=lang
-    )
+    # The page's own Content-Security-Policy stays in force (no bypass_csp).
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=lang)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

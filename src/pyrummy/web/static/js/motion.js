@@ -32,18 +32,23 @@ function cardsOf(root) {
 /** Where each face-up card of the board is now (call before re-rendering). */
 export function snapshotCards(root) {
   const places = new Map();
-  for (const [card, { node, zone }] of cardsOf(root)) places.set(card, { zone, rect: node.getBoundingClientRect() });
+  for (const [card, { node, zone }] of cardsOf(root)) {
+    // A card still on its way keeps going after the re-render, from where it is now.
+    const running = node.getAnimations().find((a) => a.playState === "running" && a.id === "glide");
+    const left = running ? DURATION - Number(running.currentTime || 0) : 0;
+    places.set(card, { zone, rect: node.getBoundingClientRect(), left });
+  }
   return places;
 }
 
-function glide(node, from, to, scaled) {
+function glide(node, from, to, scaled, duration = DURATION) {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return null;
   const scale = scaled && from.width && to.width ? from.width / to.width : 1;
   return node.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
-    { duration: DURATION, easing: "cubic-bezier(.2,.7,.3,1)" },
+    { duration, easing: "cubic-bezier(.2,.7,.3,1)", id: "glide" },
   );
 }
 
@@ -61,9 +66,13 @@ export function animateFrom(before, root, sources = {}) {
     const to = node.getBoundingClientRect();
     let from = null;
     let scaled = false;
+    let duration = DURATION;
     if (was && was.zone !== zone) {
       from = was.rect;
       scaled = true;
+    } else if (was && was.left > 20) {
+      from = was.rect;
+      duration = was.left;
     }
     else if (!was && before.size) {
       const selector = zone === "hand" ? sources.stock : sources.opponent;
@@ -73,10 +82,11 @@ export function animateFrom(before, root, sources = {}) {
         scaled = origin.classList.contains("card") || !!origin.querySelector(":scope > .card");
       }
     }
-    if (from && glide(node, from, to, scaled)) {
+    const animation = from ? glide(node, from, to, scaled, duration) : null;
+    if (animation) {
       node.classList.add("moving");
       moving += 1;
-      setTimeout(() => node.classList.remove("moving"), DURATION);
+      animation.finished.then(() => node.classList.remove("moving"), () => {});
     }
   }
   return moving;

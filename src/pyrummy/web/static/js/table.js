@@ -6,7 +6,7 @@
 import { h, clear, reducedMotion } from "./dom.js";
 import { t, tn, lang } from "./i18n.js";
 import { api, TableSocket, tokenFor } from "./api.js";
-import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
+import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex, isJoker, suitOf, rankOf, RANKS } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { explainMeld } from "./meldcheck.js";
 import { animateFrom, snapshotCards } from "./motion.js";
@@ -34,11 +34,38 @@ function legalIndex(actions) {
       if (!index.layoff.has(words[1])) index.layoff.set(words[1], []);
       index.layoff.get(words[1]).push(Number(words[2]));
     } else if (words[0] === "meld") {
-      index.melds.set(meldKey(words.slice(1)), text);
+      // With jokers one choice of cards can make several melds (Rotham: 5♥ and
+      // two jokers are a set, or the runs 3-5, 4-6, 5-7♥): all are kept.
+      const key = meldKey(words.slice(words[1] === "run" ? 2 : 1));
+      if (!index.melds.has(key)) index.melds.set(key, []);
+      index.melds.get(key).push(text);
     }
   }
   index.meldPhase = index.melds.size > 0 || index.layoff.size > 0 || (index.discard.size > 0 && index.knock.size === 0);
   return index;
+}
+
+/**
+ * A meld action in words: "Set: 5♥ ★1 ★2", or a run with each joker's place
+ * ("Run: 4♥ (★1) 5♥ 6♥ (★2)"). A run's cards are listed in run order, so a
+ * joker stands for the rank of its position.
+ */
+function meldOptionLabel(action) {
+  const words = action.split(" ");
+  const named = words[1] === "run";
+  const cards = words.slice(named ? 2 : 1);
+  const reals = cards.filter((c) => !isJoker(c));
+  const oneSuit = new Set(reals.map(suitOf)).size === 1;
+  const oneRank = new Set(reals.map(rankOf)).size === 1;
+  if (!named && (oneRank || !oneSuit)) return t("meldChoice.set", { cards: prettyList(cards) });
+  const first = cards.findIndex((c) => !isJoker(c));
+  const start = rankIndex(cards[first]) - first;
+  const shown = cards.map((card, i) => {
+    if (!isJoker(card)) return pretty(card);
+    const stands = `${RANKS[(((start + i) % 13) + 13) % 13]}${suitOf(reals[0])}`;
+    return `${pretty(stands)} (${pretty(card)})`;
+  });
+  return t("meldChoice.run", { cards: shown.join(" ") });
 }
 
 function meldKey(cards) {
@@ -186,10 +213,11 @@ export class TableView {
         break;
       case "meld":
         if (this.canTryMeld(legal)) {
-          const known = legal.melds.get(meldKey(chosen));
-          if (known) {
-            await this.act(known);
-          } else {
+          const known = legal.melds.get(meldKey(chosen)) || [];
+          const action = known.length > 1 ? await this.chooseMeld(known) : known[0];
+          if (action) {
+            await this.act(action);
+          } else if (!known.length) {
             // Explained here, with no request: the server would only refuse it.
             const reason = explainMeld(chosen, this.state.table.rules.ace || "low", lang());
             this.message = { text: reason || t("table.meldNotNow"), kind: "error" };
@@ -327,6 +355,30 @@ export class TableView {
       }
     }
     return true;
+  }
+
+  /** Ask which of several melds the chosen cards (with jokers) are meant to be; null if cancelled. */
+  chooseMeld(actions) {
+    return new Promise((resolve) => {
+      let chosen = null;
+      const dialog = h("dialog", { class: "confirm meld-choice", "aria-labelledby": "meld-choice-title", "aria-describedby": "meld-choice-text" },
+        h("h2", { id: "meld-choice-title" }, t("meldChoice.title")),
+        h("p", { id: "meld-choice-text" }, t("meldChoice.text")),
+        h("div", { class: "meld-options" }, actions.map((action) => h("button", {
+          type: "button", class: "action", "data-action": action,
+          onclick: () => { chosen = action; dialog.close("yes"); },
+        }, meldOptionLabel(action)))),
+        h("div", { class: "dialog-buttons" },
+          h("button", { type: "button", class: "secondary", onclick: () => dialog.close("no") }, t("btn.cancel"))));
+      dialog.addEventListener("close", () => {
+        dialog.remove();
+        resolve(chosen);
+        this.focusHand();
+      });
+      document.body.append(dialog);
+      dialog.showModal();
+      dialog.querySelector(".meld-options button").focus();
+    });
   }
 
   confirm(text, okLabel, title = null) {
