@@ -64,9 +64,9 @@ def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str,
     violations: list[str] = []
     page.on(
         "console",
-        lambda message: violations.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            violations.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
     page.goto(base_url + "/")
     expect(page.locator("#deal-button")).to_be_visible()

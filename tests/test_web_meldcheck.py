@@ -20,7 +20,7 @@ MELDCHECK = (
 ).as_uri()
 # Low, middle and high ranks in three suits, plus the jokers: runs, sets,
 # gaps, mixed suits and the ace at both ends all occur among the triples.
-CARDS = "AS 2S 3S 6S QS KS AH 2H 3H KH 2C 6C AC X1 X2".split()
+CARDS = ["AS", "2S", "3S", "6S", "QS", "KS", "AH", "2H", "3H", "KH", "2C", "6C", "AC", "X1", "X2"]
 ACES = ["low", "high_or_low", "around_the_corner"]
 
 
@@ -71,7 +71,10 @@ def test_page_and_core_explain_melds_alike() -> None:
 @pytest.mark.parametrize(
     ("cards", "reason"),
     [
-        ("2S 6S AC", "2♠ 6♠ A♣: neither a set (ranks differ) nor a run (not in sequence, suits differ)"),
+        (
+            "2S 6S AC",
+            "2♠ 6♠ A♣: neither a set (ranks differ) nor a run (not in sequence, suits differ)",
+        ),
         ("7H 8S 9H", "suits differ: a run is one suit"),
     ],
 )

@@ -55,7 +55,9 @@ def moved_cards(page: Page) -> list[str]:
     return found
 
 
-def test_cards_glide_without_delaying_the_next_click(context: BrowserContext, base_url: str) -> None:
+def test_cards_glide_without_delaying_the_next_click(
+    context: BrowserContext, base_url: str
+) -> None:
     page = new_page(context, base_url)
     # Bots at normal speed: the discard is on the pile before the bot answers.
     page.select_option("#bot-speed", "normal")
@@ -81,9 +83,7 @@ def test_cards_glide_without_delaying_the_next_click(context: BrowserContext, ba
 
 
 def test_nothing_moves_under_reduced_motion(browser: Browser, base_url: str) -> None:
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 800}, reduced_motion="reduce"
-    )
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     page = new_page(context, base_url)
     start(page, seed=7)
     page.click("#stock")
@@ -134,7 +134,9 @@ def touch_drag(session: CDPSession, page: Page, source: str, target: str) -> Non
 
 def test_touch_drags_onto_a_meld_and_within_the_hand(browser: Browser, base_url: str) -> None:
     seed, four = rummy_seed_with_four_card_meld()
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     page = new_page(context, base_url)
     session = context.new_cdp_session(page)
     page.click("label[for=game-rummy]")
@@ -185,7 +187,9 @@ def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
     raise AssertionError("no seed found")
 
 
-def test_rotham_names_the_meld_of_one_card_and_two_jokers(context: BrowserContext, base_url: str) -> None:
+def test_rotham_names_the_meld_of_one_card_and_two_jokers(
+    context: BrowserContext, base_url: str
+) -> None:
     seed, real = rotham_seed_with_one_card_and_two_jokers()
     page = new_page(context, base_url)
     page.click("summary")  # Rotham is among "More variants"
