@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expec
 from pyrummy.core.match import new_match
 from pyrummy.core.rules import find_rules
 from test_web_e2e import base_url, browser, rummy_seed_with_four_card_meld, shot
-from test_web_player import in_viewport, seat_state, start
+from test_web_player import cards_at_rest, in_viewport, seat_state, start
 
 pytestmark = pytest.mark.browser
 __all__ = ["base_url", "browser"]
@@ -116,6 +116,7 @@ def test_landscape_phone_keeps_hand_and_buttons_in_view(
 def touch_drag(session: CDPSession, page: Page, source: str, target: str) -> None:
     """A finger on the card, moved in steps onto the target, lifted (real touch
     events through the DevTools protocol, as a phone's screen sends them)."""
+    cards_at_rest(page)
     start_box = page.locator(source).bounding_box()
     end_box = page.locator(target).bounding_box()
     assert start_box and end_box

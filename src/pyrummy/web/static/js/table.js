@@ -250,6 +250,8 @@ export class TableView {
     const startX = event.clientX;
     const startY = event.clientY;
     let dragging = false;
+    // A card still gliding into place is put there at once: it is dragged from where it is.
+    node.getAnimations().forEach((animation) => animation.finish());
     node.setPointerCapture?.(event.pointerId);
     const move = (e) => {
       const dx = e.clientX - startX;
