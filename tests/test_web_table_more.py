@@ -79,6 +79,12 @@ def test_cards_glide_without_delaying_the_next_click(
     assert card in moved_cards(page)
     state = seat_state(page, base_url)
     assert [state["seat"], f"discard {card}"] in state["observation"]["history"]
+    # The bot's discard comes from the bot's seat onto the pile.
+    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    history = seat_state(page, base_url)["observation"]["history"]
+    seat, action = history[-1]
+    assert seat != state["seat"] and action.startswith("discard ")
+    assert action.split()[1] in moved_cards(page)
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -149,12 +155,16 @@ def test_touch_drags_onto_a_meld_and_within_the_hand(browser: Browser, base_url:
     expect(page.locator("#btn-stock")).to_be_disabled()
     for card in four[:3]:
         page.tap(f"#hand-card-{card}")
+    moved_cards(page)
     page.tap("#btn-meld")
     meld = page.locator('.meld[data-meld="0"]')
     expect(meld.locator(".card")).to_have_count(3)
+    # The melded cards travel from the hand to the table.
+    assert set(four[:3]) <= set(moved_cards(page))
     # A finger drags the fourth card onto the meld on the table: it is laid off.
     touch_drag(session, page, f"#hand-card-{four[3]}", '.meld[data-meld="0"]')
     expect(meld.locator(".card")).to_have_count(4)
+    assert four[3] in moved_cards(page)
     state = seat_state(page, base_url)
     assert [state["seat"], f"layoff {four[3]} 0"] in state["observation"]["history"]
     # And within the hand, the first card dragged past the last one goes to the end.
