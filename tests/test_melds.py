@@ -191,8 +191,20 @@ EXPLANATIONS = [
     (
         "2C 9H KD",
         LOW,
-        "2♣ 9♥ K♦: neither a set (ranks differ) nor a run (suits differ)",
-        "2♣ 9♥ K♦: ни сет (достоинства разные), ни стрит (масти разные)",
+        "2♣ 9♥ K♦: neither a set (ranks differ) nor a run (not in sequence, suits differ)",
+        "2♣ 9♥ K♦: ни сет (достоинства разные), ни стрит (не по порядку, масти разные)",
+    ),
+    (
+        "2S 6S AC",
+        LOW,
+        "2♠ 6♠ A♣: neither a set (ranks differ) nor a run (not in sequence, suits differ)",
+        "2♠ 6♠ A♣: ни сет (достоинства разные), ни стрит (не по порядку, масти разные)",
+    ),
+    (
+        "QH KS AH",
+        LOW,
+        "suits differ: a run is one suit",
+        "масти разные: в стрите все карты одной масти",
     ),
     ("7H 7S 7D 7C X1", LOW, "a set has at most 4 cards", "в сете не больше 4 карт"),
     ("7H 8H 7H", LOW, "7♥ appears twice", "7♥ встречается дважды"),

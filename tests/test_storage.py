@@ -216,3 +216,40 @@ def test_an_action_stored_twice_is_refused(database_url: str) -> None:
             await store.close()
 
     assert asyncio.run(scenario())
+
+
+def test_matches_are_listed_by_finish_time_in_stable_pages(database_url: str) -> None:
+    """History shows when a match finished, so the list is ordered by that
+    (the newest finish first), not by the start; pages neither repeat nor
+    skip a match."""
+
+    async def scenario() -> tuple[list[str], list[str], list[str], list[str]]:
+        store = await Store.open(database_url)
+        try:
+            seats = [SeatSpec("human"), SeatSpec("bot", "easy")]
+            started = []
+            for seed in range(4):
+                spec = new_table_spec("knock", {}, seats, 0, seed=seed)
+                await store.create_table(spec, [None, None])
+                started.append(spec.table_id)
+                time.sleep(0.002)
+            # Finished in another order than started; the last one is still going.
+            for table_id in (started[2], started[0], started[1]):
+                await store.append_action(table_id, 1, 0, "draw stock", {"winners": [0]})
+                time.sleep(0.002)
+            pages = [await store.list_tables("over", 2, offset) for offset in (0, 2)]
+            everything = await store.list_tables(None, 10, 0)
+            return (
+                started,
+                [spec.table_id for page in pages for spec, *_ in page[1]],
+                [spec.table_id for spec, *_ in everything[1]],
+                [str(page[0]) for page in pages],
+            )
+        finally:
+            await store.close()
+
+    started, over, everything, totals = asyncio.run(scenario())
+    assert over == [started[1], started[0], started[2]]
+    assert totals == ["3", "3"]
+    # With the games in progress: those first, then the finished ones by finish.
+    assert everything == [started[3], started[1], started[0], started[2]]

@@ -289,8 +289,18 @@ def test_statistics_count_a_finished_match_and_sound_persists(
     page.context.close()
 
 
+def cards_at_rest(page: Page) -> None:
+    """Wait until no card is gliding (a person grabs a card where they see it)."""
+    for _ in range(100):
+        if not page.evaluate("document.getAnimations().filter(a => a.id === 'glide').length"):
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError("cards kept moving")
+
+
 def drag(page: Page, source: str, target: str, right: bool = True) -> None:
     """Drag with the mouse as a person does: press, move in steps, release."""
+    cards_at_rest(page)
     start_box = page.locator(source).bounding_box()
     end_box = page.locator(target).bounding_box()
     assert start_box and end_box

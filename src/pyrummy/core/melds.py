@@ -285,16 +285,15 @@ def _explain_mixed(cards: list[Card], reals: list[Card]) -> Message:
     ranks = [int(card.rank) for card in reals if card.rank is not None]
     distinct_ranks = len(set(ranks)) == len(reals)
     distinct_suits = len({card.suit for card in reals}) == len(reals)
-    if distinct_ranks and distinct_suits:
+    if distinct_ranks:
+        # Name every real problem: 2♠ 6♠ A♣ is out of sequence as well as mixed in suit.
         ordered = sorted(ranks)
         ace_high = sorted(13 if r == 0 else r for r in ranks)
-        if ordered[-1] - ordered[0] + 1 == len(ranks) or ace_high[-1] - ace_high[0] + 1 == len(
-            ranks
-        ):
+        span = min(ordered[-1] - ordered[0], ace_high[-1] - ace_high[0]) + 1
+        if span <= len(cards):
             return Message.of("meld.suits_differ")
-    elif distinct_ranks:
-        return Message.of("meld.suits_differ")
-    elif distinct_suits:
+        return Message.of("meld.not_in_sequence", cards=show_cards(cards))
+    if distinct_suits:
         return Message.of("meld.ranks_differ")
     return Message.of("meld.neither", cards=show_cards(cards))
 

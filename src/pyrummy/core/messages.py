@@ -162,6 +162,9 @@ _EN: Final[dict[str, str]] = {
     "meld.ranks_differ": "ranks differ: a set is one rank",
     "meld.suits_differ": "suits differ: a run is one suit",
     "meld.neither": "{cards}: neither a set (ranks differ) nor a run (suits differ)",
+    "meld.not_in_sequence": (
+        "{cards}: neither a set (ranks differ) nor a run (not in sequence, suits differ)"
+    ),
     "meld.set_too_many": "a set has at most 4 cards",
     "meld.run_too_long": "a run has at most 13 cards",
     "meld.jokers_only": "a meld cannot be only jokers",
@@ -221,6 +224,9 @@ _RU: Final[dict[str, str]] = {
     "meld.ranks_differ": "достоинства разные: в сете все карты одного достоинства",
     "meld.suits_differ": "масти разные: в стрите все карты одной масти",
     "meld.neither": "{cards}: ни сет (достоинства разные), ни стрит (масти разные)",
+    "meld.not_in_sequence": (
+        "{cards}: ни сет (достоинства разные), ни стрит (не по порядку, масти разные)"
+    ),
     "meld.set_too_many": "в сете не больше 4 карт",
     "meld.run_too_long": "в стрите не больше 13 карт",
     "meld.jokers_only": "комбинация не может состоять из одних джокеров",

@@ -662,7 +662,8 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
-        """Matches, newest first: finished ones by default (``status=live|all``).
+        """Matches, the newest finish first (games in progress before them):
+        finished ones by default (``status=live|all``).
 
         ``total`` counts at most 1000 matches past this page (``total_exact``
         says whether it is the whole count)."""

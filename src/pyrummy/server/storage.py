@@ -337,7 +337,7 @@ class Store:
     async def list_tables(
         self, status: str | None, limit: int, offset: int, count_up_to: int | None = None
     ) -> tuple[int, list[tuple[TableSpec, str, float | None, dict[str, Any] | None, int]]]:
-        """A page of tables, newest first: (total, [(spec, status, finished, result, actions)]).
+        """A page of tables, newest finish first: (total, [(spec, status, finished, result, actions)]).
 
         With ``count_up_to`` the total counts at most that many rows, so that
         the cost of a page does not grow with the whole history.
@@ -360,7 +360,13 @@ class Store:
                 await session.execute(
                     select(TableRow, actions)
                     .where(*where)
-                    .order_by(TableRow.created_at.desc())
+                    # By finish, as History shows it (games still going first,
+                    # newest start first); the id makes pages stable.
+                    .order_by(
+                        TableRow.finished_at.desc().nulls_first(),
+                        TableRow.created_at.desc(),
+                        TableRow.id.desc(),
+                    )
                     .limit(limit)
                     .offset(offset)
                 )

@@ -25,7 +25,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,7 +93,7 @@ def rules_of(spec: TableSpec) -> Rules:
 
 
 def build_match(spec: TableSpec) -> Match:
-    names = [seat_name(seat, i) for i, seat in enumerate(spec.seats)]
+    names = [seat_name(seat, i, spec.seats) for i, seat in enumerate(spec.seats)]
     return new_match(
         rules_of(spec),
         players=len(spec.seats),
@@ -114,12 +114,22 @@ def bot_seed(match_seed: int, seat: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def seat_name(seat: SeatSpec, index: int) -> str:
+def seat_name(seat: SeatSpec, index: int, seats: Sequence[SeatSpec] = ()) -> str:
+    """The seat's name in the record, numbered as the page numbers it: people
+    and bots each counted among themselves (the first bot is Bot 1 even after
+    a person), with the bot's difficulty.
+
+    >>> people, bot = SeatSpec("human"), SeatSpec("bot", "easy")
+    >>> [seat_name(s, i, [people, bot, bot]) for i, s in enumerate([people, bot, bot])]
+    ['Player 1', 'Bot 1 (easy)', 'Bot 2 (easy)']
+    """
     if seat.name:
         return seat.name
+    before = seats[: index + 1] if seats else ()
+    number = sum(1 for other in before if other.kind == seat.kind) or index + 1
     if seat.kind == "human":
-        return f"Player {index + 1}"
-    return f"Bot {index + 1} ({seat.bot})"
+        return f"Player {number}"
+    return f"Bot {number} ({seat.bot})"
 
 
 def public_action(action: Action, actor: int, viewer: int | None) -> str:
@@ -459,7 +469,7 @@ def new_table_spec(
         seed = secrets.randbits(62)
     # The whole match is built here, names included, so that whatever the
     # core refuses is refused before anything is stored.
-    names = [seat_name(seat, i) for i, seat in enumerate(seats)]
+    names = [seat_name(seat, i, seats) for i, seat in enumerate(seats)]
     probe = new_match(rules, players=len(seats), seed=seed, names=names)
     return TableSpec(
         table_id=uuid.uuid4().hex[:12],

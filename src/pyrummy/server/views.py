@@ -64,7 +64,7 @@ def table_summary(spec: TableSpec, status: str) -> dict[str, Any]:
         "rules": rules_summary(rules),
         "players": len(spec.seats),
         "seats": [
-            {"seat": i, "kind": s.kind, "bot": s.bot, "name": seat_name(s, i)}
+            {"seat": i, "kind": s.kind, "bot": s.bot, "name": seat_name(s, i, spec.seats)}
             for i, s in enumerate(spec.seats)
         ],
         "bot_delay": spec.bot_delay,

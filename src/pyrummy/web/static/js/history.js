@@ -26,16 +26,16 @@ export async function renderHistory(root, offset = 0) {
     section.append(h("p", {}, t("history.empty")));
     return;
   }
-  // Newest finish first (the server lists by start).
-  const finished = [...data.matches].sort((a, b) => (b.finished_at || b.created_at) - (a.finished_at || a.created_at));
-  const rows = finished.map((m) => {
+  // The server lists by finish time, the time shown here, so pages follow on.
+  const rows = data.matches.map((m) => {
     const me = myIds.has(m.id) ? myIds.get(m.id) : null;
     const totals = m.result ? m.result.totals : [];
     const winners = m.result ? m.result.winners.map((s) => seatName(m, s, me)).join(", ") : "";
     return h("tr", {},
       h("td", {}, formatDate(m.finished_at || m.created_at, lang())),
       h("td", {}, t(`game.${m.preset}`)),
-      h("td", {}, m.seats.map((s) => seatName(m, s.seat, me)).join(", ")),
+      // Named as at the table and in the record: "Bot 1 (easy)".
+      h("td", {}, m.seats.map((s) => (s.kind === "bot" && s.seat !== me ? `${seatName(m, s.seat, me)} (${t(`difficulty.${s.bot}`)})` : seatName(m, s.seat, me))).join(", ")),
       h("td", {}, winners),
       h("td", {}, totals.map((x) => formatAmount(x, { sign: true })).join(" / ")),
       h("td", {}, h("a", { href: `#/replay/${m.id}` }, t("history.watch"))));

@@ -3,16 +3,19 @@
 // Deal at once (the stronger bots often knock on their first turns).
 
 import { h, clear } from "./dom.js";
-import { t, lang } from "./i18n.js";
+import { t, tn, lang } from "./i18n.js";
 import { formatDate } from "./format.js";
 import { api, saveToken, knownTables, forgetToken } from "./api.js";
 import { settings, saveSetting, SPEEDS } from "./settings.js";
 import { GAME_ORDER } from "./rules_text.js";
 import { friendsEntry } from "./room.js";
+import { tutorialOffer } from "./tutorial.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
 const LAST_KEY = "pyrummy.lastGame";
 const TARGETS = [50, 100, 150, 200, 250, 300];
+// Pay per point plays a fixed number of deals: one round of dealers ("round") or these.
+const DEAL_COUNTS = [1, 2, 3, 4, 6, 8, 10, 12];
 const BASIC_OPTIONS = [
   ["multiple_melds", "bool"],
   ["going_rummy", ["none", "double", "plus10"]],
@@ -68,7 +71,8 @@ export async function renderLobby(root) {
   live = [];
   const heading = h("h1", {}, t("lobby.title"));
   const status = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
-  root.append(h("section", { class: "lobby" }, heading, status, friendsEntry()));
+  // A first visit is offered the guided Knock Rummy deal; later, a plain link to it.
+  root.append(h("section", { class: "lobby" }, heading, tutorialOffer(), status, friendsEntry()));
   try {
     presetCache = presetCache || (await api.presets());
   } catch (error) {
@@ -115,6 +119,15 @@ export async function renderLobby(root) {
       return h("label", { class: "field", for: "match-length" }, h("span", {}, t("lobby.length")), select);
     }
     if (p.match_end === "deals") return h("p", { class: "fixed-length" }, t("lobby.sixDeals"));
+    if (name === "basic" && state.options.scoring === "pay_per_point") {
+      const select = h("select", { id: "match-length", "aria-describedby": "deals-hint", onchange: (e) => { state.length = e.target.value; } },
+        h("option", { value: "round" }, t("lobby.round", { n: players })),
+        DEAL_COUNTS.map((n) => h("option", { value: `deals-${n}` }, tn("lobby.deals", n))));
+      if (!(state.length === "round" || /^deals-\d+$/.test(state.length))) state.length = "round";
+      select.value = state.length;
+      return h("label", { class: "field", for: "match-length" }, h("span", {}, t("lobby.length")), select,
+        h("span", { class: "muted", id: "deals-hint" }, t("lobby.dealsHint")));
+    }
     const select = h("select", { id: "match-length", onchange: (e) => { state.length = e.target.value; } },
       TARGETS.map((n) => h("option", { value: String(n) }, t("lobby.target", { n }))));
     select.value = TARGETS.includes(Number(state.length)) ? state.length : String(p.target);
@@ -132,7 +145,8 @@ export async function renderLobby(root) {
             h("input", { type: "checkbox", id, checked: !!state.options[name], onchange: (e) => { state.options[name] = e.target.checked; } }),
             " ", t(`opt.${name}`));
         }
-        const select = h("select", { id, onchange: (e) => { state.options[name] = e.target.value; } },
+        // The scoring decides how a match ends (pay per point: a number of deals), so it redraws.
+        const select = h("select", { id, onchange: (e) => { state.options[name] = e.target.value; if (name === "scoring") { draw(); form.querySelector("#opt-scoring")?.focus(); } } },
           kind.map((v) => h("option", { value: v }, t(`opt.${name}.${v}`))));
         select.value = state.options[name];
         return h("label", { class: "field", for: id }, h("span", {}, t(`opt.${name}`)), select);
@@ -212,6 +226,9 @@ export async function renderLobby(root) {
     if (p.match_end === "dealer_round") {
       if (state.length === "one") options = { match_end: "deals", deals: 1 };
       else if (state.length === "two") options = { match_end: "deals", deals: players * 2 };
+    } else if (state.preset === "basic" && state.options.scoring === "pay_per_point") {
+      // deals 0 is one full round of dealers (the rules' default for pay per point).
+      options = { deals: state.length.startsWith("deals-") ? Number(state.length.slice(6)) : 0 };
     } else if (p.match_end !== "deals") {
       options = { target: Number(state.length) || p.target };
     }

@@ -3,6 +3,7 @@
 //   #/history     finished matches   #/replay/ID    one match, step by step
 //   #/friends     a table for friends #/room/CODE   its waiting room (/join/CODE)
 //   #/rules/GAME  the rules          #/faq          questions and answers
+//   #/learn       the guided Knock Rummy deal
 
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
@@ -13,6 +14,8 @@ import { renderHistory, ReplayView } from "./history.js";
 import { renderRules, renderFaq } from "./pages.js";
 import { renderStats } from "./stats.js";
 import { renderFriendsForm, RoomView, RoomPanel } from "./room.js";
+import { TutorialView } from "./tutorial.js";
+import { startGame } from "./lobby.js";
 
 const main = document.getElementById("view");
 let current = null;
@@ -72,6 +75,8 @@ function route() {
     renderFriendsForm(main);
   } else if (parts[0] === "room" && parts[1]) {
     current = new RoomView(main, parts[1]);
+  } else if (parts[0] === "learn") {
+    current = new TutorialView(main, { onPlay: () => startGame({ preset: "knock", options: {}, bots: ["easy"], speed: settings().speed, length: "default" }) });
   } else if (parts[0] === "stats") {
     renderStats(main);
   } else if (parts[0] === "history") {

@@ -24,6 +24,7 @@ const WORDS = {
     no_corner: "{ranks} is not a run: the ace does not go around the corner",
     ranks_differ: "ranks differ: a set is one rank",
     suits_differ: "suits differ: a run is one suit",
+    not_in_sequence: "{cards}: neither a set (ranks differ) nor a run (not in sequence, suits differ)",
     neither: "{cards}: neither a set (ranks differ) nor a run (suits differ)",
     set_too_many: "a set has at most 4 cards",
     run_too_long: "a run has at most 13 cards",
@@ -42,6 +43,7 @@ const WORDS = {
     no_corner: "{ranks} - не стрит: через туза стрит не продолжается",
     ranks_differ: "достоинства разные: в сете все карты одного достоинства",
     suits_differ: "масти разные: в стрите все карты одной масти",
+    not_in_sequence: "{cards}: ни сет (достоинства разные), ни стрит (не по порядку, масти разные)",
     neither: "{cards}: ни сет (достоинства разные), ни стрит (масти разные)",
     set_too_many: "в сете не больше 4 карт",
     run_too_long: "в стрите не больше 13 карт",
@@ -119,12 +121,14 @@ function explainMixed(cards, reals) {
   const ranks = reals.map(rank);
   const distinctRanks = new Set(ranks).size === reals.length;
   const distinctSuits = new Set(reals.map(suit)).size === reals.length;
-  if (distinctRanks && distinctSuits) {
+  if (distinctRanks) {
+    // Name every real problem: 2♠ 6♠ A♣ is out of sequence as well as mixed in suit (as the core does).
     const low = [...ranks].sort((a, b) => a - b);
     const high = ranks.map((r) => (r === 0 ? 13 : r)).sort((a, b) => a - b);
-    if (low[low.length - 1] - low[0] + 1 === ranks.length || high[high.length - 1] - high[0] + 1 === ranks.length) return ["suits_differ"];
-  } else if (distinctRanks) return ["suits_differ"];
-  else if (distinctSuits) return ["ranks_differ"];
+    const span = Math.min(low[low.length - 1] - low[0], high[high.length - 1] - high[0]) + 1;
+    return span <= cards.length ? ["suits_differ"] : ["not_in_sequence", { cards: show(cards) }];
+  }
+  if (distinctSuits) return ["ranks_differ"];
   return ["neither", { cards: show(cards) }];
 }
 

@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { t, lang } from "./i18n.js";
 import { RULES, FAQ, GAME_ORDER } from "./rules_text.js";
+import { say } from "./tutorial.js";
 
 const FLOWS = {
   knock: ["flow.deal", "flow.draw", ["flow.give", "flow.knock"], "flow.showdown", "flow.settle"],
@@ -33,7 +34,9 @@ export function renderRules(root, game) {
   const sections = rules.sections.map(([title, text]) => h("section", {}, h("h2", {}, title), h("p", {}, text)));
   const common = texts.common.sections.map(([title, text]) => h("section", {}, h("h3", {}, title), h("p", {}, text)));
   root.append(h("article", { class: "rules" },
-    h("h1", {}, `${t("rules.title")}: ${rules.title}`), tabs, flowDiagram(rules.flow), sections,
+    h("h1", {}, `${t("rules.title")}: ${rules.title}`), tabs,
+    chosen === "knock" ? h("p", { class: "tutorial-link" }, h("a", { href: "#/learn", id: "rules-tutorial" }, say("again"))) : null,
+    flowDiagram(rules.flow), sections,
     h("h2", {}, texts.common.title), common));
 }
 

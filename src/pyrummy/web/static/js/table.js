@@ -6,9 +6,10 @@
 import { h, clear, reducedMotion } from "./dom.js";
 import { t, tn, lang } from "./i18n.js";
 import { api, TableSocket, tokenFor } from "./api.js";
-import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex } from "./cards.js";
+import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex, isJoker, suitOf, rankOf, RANKS } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { explainMeld } from "./meldcheck.js";
+import { animateFrom, snapshotCards } from "./motion.js";
 import { play, soundOf } from "./sound.js";
 import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
@@ -33,11 +34,38 @@ function legalIndex(actions) {
       if (!index.layoff.has(words[1])) index.layoff.set(words[1], []);
       index.layoff.get(words[1]).push(Number(words[2]));
     } else if (words[0] === "meld") {
-      index.melds.set(meldKey(words.slice(1)), text);
+      // With jokers one choice of cards can make several melds (Rotham: 5♥ and
+      // two jokers are a set, or the runs 3-5, 4-6, 5-7♥): all are kept.
+      const key = meldKey(words.slice(words[1] === "run" ? 2 : 1));
+      if (!index.melds.has(key)) index.melds.set(key, []);
+      index.melds.get(key).push(text);
     }
   }
   index.meldPhase = index.melds.size > 0 || index.layoff.size > 0 || (index.discard.size > 0 && index.knock.size === 0);
   return index;
+}
+
+/**
+ * A meld action in words: "Set: 5♥ ★1 ★2", or a run with each joker's place
+ * ("Run: 4♥ (★1) 5♥ 6♥ (★2)"). A run's cards are listed in run order, so a
+ * joker stands for the rank of its position.
+ */
+function meldOptionLabel(action) {
+  const words = action.split(" ");
+  const named = words[1] === "run";
+  const cards = words.slice(named ? 2 : 1);
+  const reals = cards.filter((c) => !isJoker(c));
+  const oneSuit = new Set(reals.map(suitOf)).size === 1;
+  const oneRank = new Set(reals.map(rankOf)).size === 1;
+  if (!named && (oneRank || !oneSuit)) return t("meldChoice.set", { cards: prettyList(cards) });
+  const first = cards.findIndex((c) => !isJoker(c));
+  const start = rankIndex(cards[first]) - first;
+  const shown = cards.map((card, i) => {
+    if (!isJoker(card)) return pretty(card);
+    const stands = `${RANKS[(((start + i) % 13) + 13) % 13]}${suitOf(reals[0])}`;
+    return `${pretty(stands)} (${pretty(card)})`;
+  });
+  return t("meldChoice.run", { cards: shown.join(" ") });
 }
 
 function meldKey(cards) {
@@ -199,10 +227,11 @@ export class TableView {
         break;
       case "meld":
         if (this.canTryMeld(legal)) {
-          const known = legal.melds.get(meldKey(chosen));
-          if (known) {
-            await this.act(known);
-          } else {
+          const known = legal.melds.get(meldKey(chosen)) || [];
+          const action = known.length > 1 ? await this.chooseMeld(known) : known[0];
+          if (action) {
+            await this.act(action);
+          } else if (!known.length) {
             // Explained here, with no request: the server would only refuse it.
             const reason = explainMeld(chosen, this.state.table.rules.ace || "low", lang());
             this.message = { text: reason || t("table.meldNotNow"), kind: "error" };
@@ -235,6 +264,8 @@ export class TableView {
     const startX = event.clientX;
     const startY = event.clientY;
     let dragging = false;
+    // A card still gliding into place is put there at once: it is dragged from where it is.
+    node.getAnimations().forEach((animation) => animation.finish());
     node.setPointerCapture?.(event.pointerId);
     const move = (e) => {
       const dx = e.clientX - startX;
@@ -342,6 +373,30 @@ export class TableView {
     return true;
   }
 
+  /** Ask which of several melds the chosen cards (with jokers) are meant to be; null if cancelled. */
+  chooseMeld(actions) {
+    return new Promise((resolve) => {
+      let chosen = null;
+      const dialog = h("dialog", { class: "confirm meld-choice", "aria-labelledby": "meld-choice-title", "aria-describedby": "meld-choice-text" },
+        h("h2", { id: "meld-choice-title" }, t("meldChoice.title")),
+        h("p", { id: "meld-choice-text" }, t("meldChoice.text")),
+        h("div", { class: "meld-options" }, actions.map((action) => h("button", {
+          type: "button", class: "action", "data-action": action,
+          onclick: () => { chosen = action; dialog.close("yes"); },
+        }, meldOptionLabel(action)))),
+        h("div", { class: "dialog-buttons" },
+          h("button", { type: "button", class: "secondary", onclick: () => dialog.close("no") }, t("btn.cancel"))));
+      dialog.addEventListener("close", () => {
+        dialog.remove();
+        resolve(chosen);
+        this.focusHand();
+      });
+      document.body.append(dialog);
+      dialog.showModal();
+      dialog.querySelector(".meld-options button").focus();
+    });
+  }
+
   confirm(text, okLabel, title = null) {
     return new Promise((resolve) => {
       const dialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-title" },
@@ -418,6 +473,8 @@ export class TableView {
     const state = this.state;
     if (!state) return;
     const handHadFocus = document.activeElement && document.activeElement.classList.contains("hand");
+    // Where the cards were, so the ones that change place can glide there (motion.js).
+    this.cardsBefore = snapshotCards(this.section);
     const obs = state.observation;
     const info = state.table;
     const legal = legalIndex(state.legal_actions);
@@ -480,7 +537,6 @@ export class TableView {
   }
 
   finishRender() {
-    this.animatedDraw = this.state.observation.drawn_card;
     this.animate();
   }
 
@@ -655,10 +711,7 @@ export class TableView {
       node.setAttribute("aria-selected", this.selected.has(card) ? "true" : "false");
       if (this.selected.has(card)) node.classList.add("selected");
       if (position === this.cursor) node.classList.add("cursor");
-      if (obs.drawn_card === card) {
-        node.classList.add("drawn");
-        if (this.animatedDraw !== card && !reducedMotion()) node.classList.add("arrive");
-      }
+      if (obs.drawn_card === card) node.classList.add("drawn");
       if (obs.taken_discard === card && myTurn) node.classList.add("taken-card");
       if (myTurn && legal.layoff.has(card)) node.classList.add("fits");
       node.addEventListener("pointerdown", (event) => this.startDrag(event, node, card));
@@ -750,15 +803,22 @@ export class TableView {
   animate() {
     const event = this.lastEvent;
     this.lastEvent = null;
-    if (!event || event.seat === this.me || reducedMotion()) return;
-    const panel = this.section.querySelector(`.opponent[data-seat="${event.seat}"]`);
-    if (panel) panel.classList.add("flash");
+    const before = this.cardsBefore;
+    this.cardsBefore = null;
+    if (reducedMotion()) return;
+    // A card new to the hand comes from the stock; one new on the pile or the
+    // table comes from the opponent who just played it.
+    const fromOpponent = event && event.seat !== this.me ? `.opponent[data-seat="${event.seat}"]` : null;
+    animateFrom(before, this.section, { stock: "#stock", opponent: fromOpponent });
+    if (!event || event.seat === this.me) return;
+    this.section.querySelector(`.opponent[data-seat="${event.seat}"]`)?.classList.add("flash");
+    // Draws by an opponent leave no face-up card to move: the pile or stock lifts instead.
     let target = null;
-    if (event.kind === "discard" || event.kind === "draw_discard") target = this.section.querySelector(".discard-stack > .card:last-child");
+    if (event.kind === "draw_discard") target = this.section.querySelector(".discard-stack");
     else if (event.kind === "draw_stock") target = this.section.querySelector("#stock .card");
-    else if (event.kind === "meld" || event.kind === "layoff") target = this.section.querySelector(".melds > :last-child");
-    if (target) target.classList.add(event.kind === "draw_stock" || event.kind === "draw_discard" ? "lift" : "arrive");
+    if (target) target.classList.add("lift");
   }
+
 }
 
 export { tokenFor };
