@@ -16,6 +16,7 @@ fix its work).
 from __future__ import annotations
 
 import argparse
+import ast
 import math
 import statistics
 import sys
@@ -85,12 +86,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="hard decides its Knock Rummy knocks by pyrummy.bots.knock_equity (opt-in)",
     )
+    parser.add_argument(
+        "--hard-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="another HardBot option, e.g. equity_after_pass=True (repeatable)",
+    )
     args = parser.parse_args(argv)
     hard: dict[str, object] = {"time_budget": args.hard_budget}
     if args.hard_rollouts:
         hard = {"rollouts": args.hard_rollouts}
     if args.knock_equity:
         hard["knock_equity"] = True
+    for option in args.hard_option:
+        name, _, value = option.partition("=")
+        hard[name] = ast.literal_eval(value)
     options = {"hard": hard}
     print(
         f"{args.bot} v panel: preset {args.preset}, {args.players} players, {args.deals} "

@@ -49,7 +49,7 @@ from pyrummy.bots.base import (
     require_actions,
 )
 from pyrummy.bots.hand import cards_of, completes_meld, give_back_order, values_of
-from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_knock
+from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_draw, estimate_knock
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -65,6 +65,8 @@ DEFAULT_CANDIDATES = 4
 DEFAULT_KNOCK_SAMPLES = 128
 #: Knock rummy: re-deals behind a knock decision when ``rollouts`` fixes the work.
 DEFAULT_EQUITY_SAMPLES = 1_000
+#: Knock rummy: re-deals behind a draw by settlement when ``rollouts`` fixes the work.
+DEFAULT_DRAW_SAMPLES = 600
 #: Knock rummy: share of the time budget the knock decision may spend.
 KNOCK_BUDGET_SHARE = 0.3
 #: Deadwood above which a knock-rummy knock is not weighed.
@@ -115,6 +117,9 @@ class HardBot:
         wait_for_gin: int = DEFAULT_WAIT_FOR_GIN,
         equity_samples: int = DEFAULT_EQUITY_SAMPLES,
         knock_equity: bool = False,
+        equity_after_pass: bool = False,
+        settlement_draw: bool = False,
+        draw_samples: int = DEFAULT_DRAW_SAMPLES,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -132,6 +137,9 @@ class HardBot:
         self.clock = clock
         self.equity_samples = equity_samples
         self.knock_equity = knock_equity
+        self.equity_after_pass = equity_after_pass
+        self.settlement_draw = settlement_draw
+        self.draw_samples = draw_samples
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -163,11 +171,15 @@ class HardBot:
         if is_draw_decision(legal_actions):
             if rules.family == "gin" and self.gin_draw_search:
                 return self.choose_gin_draw(observation, legal_actions, rules)
+            if rules.family == "knock" and self.settlement_draw:
+                return self.choose_knock_rummy_draw(observation, legal_actions, rules)
             return self.guide.choose_draw(observation, legal_actions, rules)
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return self.guide.choose(observation, legal_actions)
-        if rules.family == "knock" and self.knock_equity:
+        if rules.family == "knock" and (
+            self.knock_equity or (self.equity_after_pass and _an_opponent_passed(observation))
+        ):
             return self.knock_rummy_give_back(observation, give_backs, rules)
         preferred = self.guide.choose_give_back(observation, give_backs, rules)
         if rules.family == "knock":
@@ -179,6 +191,30 @@ class HardBot:
         if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
         return preferred
+
+    def choose_knock_rummy_draw(
+        self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
+    ) -> Action:
+        """Knock rummy: the draw whose knock right after settles better on average."""
+        started = self.clock()
+        preferred = self.guide.choose_draw(observation, legal_actions, rules)
+        take = first_of_kind(legal_actions, ActionKind.DRAW_DISCARD)
+        stock = first_of_kind(legal_actions, ActionKind.DRAW_STOCK)
+        if take is None or stock is None or not observation.discard_pile:
+            return preferred
+        budget = self.knock_budget if self.rollouts is None else None
+        deadline = started + budget if budget is not None else float("inf")
+        estimate = estimate_draw(
+            observation,
+            rules,
+            self.rng,
+            deadline,
+            self.clock,
+            max_samples=MAX_SAMPLES if budget is not None else self.draw_samples,
+        )
+        if estimate.samples == 0:
+            return preferred
+        return take if estimate.take >= estimate.stock else stock
 
     def knock_rummy_give_back(
         self, observation: Observation, give_backs: Sequence[Action], rules: Rules
@@ -320,6 +356,14 @@ def _best_reply(hand: int, unseen: int, ace: str, keep: int = 0) -> float:
     allowed = [index for index in without if not keep >> index & 1]
     tried = sorted(allowed, key=lambda index: (without[index], -index))[:REPLIES]
     return min(expected_after_draw(hand & ~(1 << index), unseen, ace) for index in tried)
+
+
+def _an_opponent_passed(observation: Observation) -> bool:
+    """Has another seat given a card back face up (passed a chance to knock)?"""
+    return any(
+        seat != observation.seat and action.kind is ActionKind.DISCARD
+        for seat, action in observation.history
+    )
 
 
 def _discard_of(give_backs: Sequence[Action], card: Card) -> Action | None:
