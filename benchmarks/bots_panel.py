@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from bots import play_duplicate
+from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
 from pyrummy.bots.policies import PANEL
 
 
@@ -79,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200, help="duplicate pairs per opponent")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--hard-budget", type=float, default=0.5)
+    parser.add_argument("--hard-budget", type=float, default=DEFAULT_TIME_BUDGET)
     parser.add_argument("--hard-rollouts", type=int, default=0)
     parser.add_argument(
         "--knock-equity",

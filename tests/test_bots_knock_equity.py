@@ -8,6 +8,7 @@ import random
 import pytest
 
 from pyrummy.bots import HardBot
+from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
 from pyrummy.bots.knock_equity import MIN_SAMPLES, estimate_draw, estimate_knock
 from pyrummy.bots.policies import PANEL, PolicyBot, make_policy
 from pyrummy.core.actions import ActionKind
@@ -234,3 +235,23 @@ def test_equity_after_a_pass_weighs_the_knock_only_once_an_opponent_passed() -> 
     assert second is not None
     bot.choose(deal.observe(second), deal.legal_actions())
     assert bot.last_knock_samples == 40
+
+
+@pytest.mark.parametrize("preset", ["knock", "gin"])
+def test_every_hard_decision_ends_inside_its_default_budget(preset: str) -> None:
+    """On the default budget every search stops by construction: with a clock that
+    moves 2 ms whenever it is read, no decision reads past the budget."""
+    clock = TickingClock(0.002)
+    bots = [HardBot(seed=seat, clock=clock, knock_equity=seat == 1) for seat in range(2)]
+    decisions = 0
+    for seed in range(4):
+        deal = new_deal(preset, players=2, seed=seed, dealer=0)
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            started = clock.now
+            action = bots[seat].choose(deal.observe(seat), deal.legal_actions())
+            assert clock.now - started <= DEFAULT_TIME_BUDGET
+            decisions += 1
+            deal.apply(action)
+    assert decisions >= 8

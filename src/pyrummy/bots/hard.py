@@ -58,7 +58,8 @@ from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each
 
-DEFAULT_TIME_BUDGET = 0.5
+#: Seconds per decision (every search stops by 80% of it: a p95 of 0.25 s by construction).
+DEFAULT_TIME_BUDGET = 0.25
 #: Give-back cards searched (the best by the medium bot's cost).
 DEFAULT_CANDIDATES = 4
 #: Re-deals behind a knock decision.
@@ -86,7 +87,7 @@ MELDING_OUT_BONUS = 200.0
 class HardBot:
     """Deeper search on top of the medium bot's play.
 
-    ``time_budget`` (seconds, default 0.5) or ``rollouts`` (sampled next
+    ``time_budget`` (seconds, default 0.25) or ``rollouts`` (sampled next
     draws per give-back; when given, the budget is ignored and play is
     deterministic for a seed); ``candidates``: give-backs searched;
     ``knock_samples``: re-deals behind a knock decision;
