@@ -220,11 +220,11 @@ def test_the_settled_draw_stops_at_its_budget() -> None:
     assert clock.reads <= MIN_SAMPLES + 8
 
 
-def test_equity_after_a_pass_weighs_the_knock_only_once_an_opponent_passed() -> None:
+def test_by_default_the_knock_equity_decides_only_once_an_opponent_passed() -> None:
     deal = _at_first_give_back(4)
     seat = deal.current_seat
     assert seat is not None
-    bot = HardBot(seed=1, rollouts=2, equity_samples=40, equity_after_pass=True)
+    bot = HardBot(seed=1, rollouts=2, equity_samples=40)  # equity_after_pass is the default
     bot.choose(deal.observe(seat), deal.legal_actions())
     # Nobody has passed yet: the medium re-deals decide, as by default.
     assert bot.last_knock_samples == 0

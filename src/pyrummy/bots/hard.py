@@ -1,15 +1,25 @@
 """The hard bot: the medium bot's play, searched deeper where it was measured to pay.
 
-* **Knock rummy:** by default the knock is the expected settlement over
-  ``knock_samples`` re-deals (``sampling.sample_deal``) against waiting
-  a round, knocking even at a small expected loss, up to 80 deadwood. With
-  ``knock_equity=True`` it is decided by :mod:`pyrummy.bots.knock_equity`:
-  thousands of re-deals on int masks, weighed by an opponent model read
-  from the deal's history, knocking now settled exactly against the best
-  of five waiting plans over five rounds; anytime (30% of the budget). That
-  one punishes passive opponents as hard as medium does, but measured no
-  better against medium (-0.11 [-1.56, +1.35] per pair over 300 pairs
-  against the default's +1.91 [+1.00, +2.82] over 600), so it is opt-in.
+* **Knock rummy, the knock:** until an opponent has passed a chance to
+  knock (given a card back face up), the expected settlement over
+  ``knock_samples`` re-deals (``sampling.sample_deal``) against waiting a
+  round, knocking even at a small expected loss, up to 80 deadwood. Once an
+  opponent has passed (``equity_after_pass``, on by default) it is decided
+  by :mod:`pyrummy.bots.knock_equity`: re-deals on int masks weighed by an
+  opponent model read from the deal's history (a seat that passed with a
+  hand it could knock with looks passive), knocking now settled exactly
+  against the best of five waiting plans over five rounds; anytime (30% of
+  the budget). Measured on the same 400 duplicate pairs (2 players, seed 1,
+  ``benchmarks/bots_panel.py --hard-rollouts 16``) against the earlier rule
+  everywhere: medium +1.26 [+0.02, +2.50] (was +0.90 [-0.26, +2.05]),
+  never-knock +11.95 (was +9.80; medium +11.48), knock-10 +11.67 (was
+  +9.62; medium +10.85); always-knock never passes, so there nothing
+  changes (+0.93 [+0.23, +1.64]). ``knock_equity=True`` uses the equity
+  from the first turn on (measured worse: the first player's first knock,
+  with nothing seen of the others, is better judged by the re-deals).
+  ``settlement_draw`` (off) draws by the settled knock after each draw
+  (:func:`~pyrummy.bots.knock_equity.estimate_draw`); measured no better
+  against always-knock (+0.79 v +0.93, 400 pairs).
 * **Give-backs (knock rummy):** a two-draw lookahead on common random
   numbers. For each of the ``candidates`` best discards by the medium bot's
   cost it samples the next stock card (``rollouts`` of them, the same for
@@ -65,7 +75,7 @@ DEFAULT_CANDIDATES = 4
 #: Re-deals behind a knock decision.
 DEFAULT_KNOCK_SAMPLES = 128
 #: Knock rummy: re-deals behind a knock decision when ``rollouts`` fixes the work.
-DEFAULT_EQUITY_SAMPLES = 1_000
+DEFAULT_EQUITY_SAMPLES = 400
 #: Knock rummy: re-deals behind a draw by settlement when ``rollouts`` fixes the work.
 DEFAULT_DRAW_SAMPLES = 600
 #: Knock rummy: share of the time budget the knock decision may spend.
@@ -95,9 +105,13 @@ class HardBot:
     ``wait_for_gin``: gin, deadwood at or below which a knock waits for gin;
     ``knock_equity`` (knock rummy): decide the knock by
     :mod:`pyrummy.bots.knock_equity` (``equity_samples`` re-deals when
-    ``rollouts`` fixes the work, else 30% of the budget), or (False) by the
-    medium bot's ``knock_samples`` re-deals as before; ``clock``: the
-    clock the budgets are read from (injected in tests).
+    ``rollouts`` fixes the work, else 30% of the budget) from the first turn
+    on; ``equity_after_pass`` (default): by it only once an opponent has
+    passed a chance to knock, before that by the medium bot's
+    ``knock_samples`` re-deals; ``settlement_draw``: knock rummy, draw by
+    :func:`~pyrummy.bots.knock_equity.estimate_draw` (``draw_samples`` when
+    ``rollouts`` fixes the work); ``clock``: the clock the budgets are read
+    from (injected in tests).
 
     >>> bot = HardBot(seed=7, rollouts=10)
     >>> bot.name, bot.rollouts, bot.time_budget
@@ -118,7 +132,7 @@ class HardBot:
         wait_for_gin: int = DEFAULT_WAIT_FOR_GIN,
         equity_samples: int = DEFAULT_EQUITY_SAMPLES,
         knock_equity: bool = False,
-        equity_after_pass: bool = False,
+        equity_after_pass: bool = True,
         settlement_draw: bool = False,
         draw_samples: int = DEFAULT_DRAW_SAMPLES,
         clock: Clock = time.perf_counter,
