@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from pyrummy.bots import make_bot
 from pyrummy.bots.base import Bot
+from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
 from pyrummy.bots.policies import PANEL, make_policy
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import new_deal
@@ -269,14 +270,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     latency.add_argument("--presets", nargs="+", default=None)
     latency.add_argument("--decisions", type=int, default=200)
     latency.add_argument("--hard-decisions", type=int, default=20)
-    latency.add_argument("--hard-budget", type=float, default=0.5)
+    latency.add_argument("--hard-budget", type=float, default=DEFAULT_TIME_BUDGET)
     ladder = commands.add_parser("ladder", help="duplicate matches between bot pairs")
     ladder.add_argument("--pairs", nargs="+", default=list(DEFAULT_PAIRS))
     ladder.add_argument("--preset", default="knock")
     ladder.add_argument("--players", type=int, default=2)
     ladder.add_argument("--deals", type=int, default=200)
     ladder.add_argument("--seed", type=int, default=1)
-    ladder.add_argument("--hard-budget", type=float, default=0.5)
+    ladder.add_argument("--hard-budget", type=float, default=DEFAULT_TIME_BUDGET)
     ladder.add_argument("--hard-rollouts", type=int, default=0)
     endings = commands.add_parser("endings", help="on which turn deals end, one bot at every seat")
     endings.add_argument("--bot", default="hard")

@@ -16,6 +16,7 @@ fix its work).
 from __future__ import annotations
 
 import argparse
+import ast
 import math
 import statistics
 import sys
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from bots import play_duplicate
+from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
 from pyrummy.bots.policies import PANEL
 
 
@@ -78,12 +80,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200, help="duplicate pairs per opponent")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--hard-budget", type=float, default=0.5)
+    parser.add_argument("--hard-budget", type=float, default=DEFAULT_TIME_BUDGET)
     parser.add_argument("--hard-rollouts", type=int, default=0)
     parser.add_argument(
         "--knock-equity",
         action="store_true",
         help="hard decides its Knock Rummy knocks by pyrummy.bots.knock_equity (opt-in)",
+    )
+    parser.add_argument(
+        "--hard-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="another HardBot option, e.g. equity_after_pass=True (repeatable)",
     )
     args = parser.parse_args(argv)
     hard: dict[str, object] = {"time_budget": args.hard_budget}
@@ -91,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         hard = {"rollouts": args.hard_rollouts}
     if args.knock_equity:
         hard["knock_equity"] = True
+    for option in args.hard_option:
+        name, _, value = option.partition("=")
+        hard[name] = ast.literal_eval(value)
     options = {"hard": hard}
     print(
         f"{args.bot} v panel: preset {args.preset}, {args.players} players, {args.deals} "

@@ -8,9 +8,11 @@ import random
 import pytest
 
 from pyrummy.bots import HardBot
-from pyrummy.bots.knock_equity import MIN_SAMPLES, estimate_knock
+from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
+from pyrummy.bots.knock_equity import MIN_SAMPLES, estimate_draw, estimate_knock
 from pyrummy.bots.policies import PANEL, PolicyBot, make_policy
 from pyrummy.core.actions import ActionKind
+from pyrummy.core.cards import ALL_CARDS, Card, parse_card_list
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.rules import find_rules
 from pyrummy.core.solver import best_discards_of_mask
@@ -180,3 +182,76 @@ def test_the_default_knock_rule_is_the_medium_re_deals() -> None:
     assert bot.choose(observation, legal) in legal
     assert bot.last_knock_samples == 0
     assert bot.guide.last_knock_samples == 8
+
+
+def _first_draw(hand: str, up: str) -> Deal:
+    """A 2-player knock deal where seat 0 holds ``hand`` and is to draw, ``up`` on the pile."""
+    mine = parse_card_list(hand)
+    rest = [c for c in ALL_CARDS[:52] if c not in {*mine, Card(up)}]
+    theirs, stock = rest[: len(mine)], rest[len(mine) :]
+    deck = [card for pair in zip(mine, theirs, strict=True) for card in pair]
+    deal = Deal.from_deck("knock", 2, 1, [*deck, Card(up), *stock])
+    assert deal.current_seat == 0 and deal.discard_pile[-1] == Card(up)
+    return deal
+
+
+def test_the_draw_is_settled_a_top_discard_that_makes_rum_is_taken() -> None:
+    deal = _first_draw("AS 2S 3S 4H 5H 6H 7C 7D 7S KD", "4S")
+    rules = find_rules("knock")
+    estimate = estimate_draw(deal.observe(0), rules, random.Random(1), 0.0, lambda: 1.0)
+    assert estimate.samples == MIN_SAMPLES
+    # Rum: the other side pays its deadwood plus 25; a stock card rarely does that well.
+    assert estimate.take > estimate.stock + 10
+    bot = HardBot(seed=1, rollouts=2, settlement_draw=True, draw_samples=50)
+    assert bot.choose(deal.observe(0), deal.legal_actions()).kind is ActionKind.DRAW_DISCARD
+
+
+def test_the_settled_draw_stops_at_its_budget() -> None:
+    deal = _first_draw("AS 2S 3S 4H 5H 6H 7C 7D 9S KD", "QC")
+    clock = TickingClock(0.001)
+    estimate = estimate_draw(
+        deal.observe(0), find_rules("knock"), random.Random(2), 0.03, clock, min_samples=1
+    )
+    assert 25 <= estimate.samples <= 31
+    # On a time budget the hard bot's draw gets the knock share of it, then stops.
+    clock = TickingClock(0.01)
+    bot = HardBot(seed=3, time_budget=0.1, settlement_draw=True, clock=clock)
+    assert bot.choose(deal.observe(0), deal.legal_actions()) in deal.legal_actions()
+    assert clock.reads <= MIN_SAMPLES + 8
+
+
+def test_by_default_the_knock_equity_decides_only_once_an_opponent_passed() -> None:
+    deal = _at_first_give_back(4)
+    seat = deal.current_seat
+    assert seat is not None
+    bot = HardBot(seed=1, rollouts=2, equity_samples=40)  # equity_after_pass is the default
+    bot.choose(deal.observe(seat), deal.legal_actions())
+    # Nobody has passed yet: the medium re-deals decide, as by default.
+    assert bot.last_knock_samples == 0
+    give = max(deal.hands(seat), key=lambda c: c.index)
+    deal.apply(f"discard {give}")
+    deal.apply("draw stock")
+    second = deal.current_seat
+    assert second is not None
+    bot.choose(deal.observe(second), deal.legal_actions())
+    assert bot.last_knock_samples == 40
+
+
+@pytest.mark.parametrize("preset", ["knock", "gin"])
+def test_every_hard_decision_ends_inside_its_default_budget(preset: str) -> None:
+    """On the default budget every search stops by construction: with a clock that
+    moves 2 ms whenever it is read, no decision reads past the budget."""
+    clock = TickingClock(0.002)
+    bots = [HardBot(seed=seat, clock=clock, knock_equity=seat == 1) for seat in range(2)]
+    decisions = 0
+    for seed in range(4):
+        deal = new_deal(preset, players=2, seed=seed, dealer=0)
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            started = clock.now
+            action = bots[seat].choose(deal.observe(seat), deal.legal_actions())
+            assert clock.now - started <= DEFAULT_TIME_BUDGET
+            decisions += 1
+            deal.apply(action)
+    assert decisions >= 8

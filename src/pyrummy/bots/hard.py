@@ -1,15 +1,25 @@
 """The hard bot: the medium bot's play, searched deeper where it was measured to pay.
 
-* **Knock rummy:** by default the knock is the expected settlement over
-  ``knock_samples`` re-deals (``sampling.sample_deal``) against waiting
-  a round, knocking even at a small expected loss, up to 80 deadwood. With
-  ``knock_equity=True`` it is decided by :mod:`pyrummy.bots.knock_equity`:
-  thousands of re-deals on int masks, weighed by an opponent model read
-  from the deal's history, knocking now settled exactly against the best
-  of five waiting plans over five rounds; anytime (30% of the budget). That
-  one punishes passive opponents as hard as medium does, but measured no
-  better against medium (-0.11 [-1.56, +1.35] per pair over 300 pairs
-  against the default's +1.91 [+1.00, +2.82] over 600), so it is opt-in.
+* **Knock rummy, the knock:** until an opponent has passed a chance to
+  knock (given a card back face up), the expected settlement over
+  ``knock_samples`` re-deals (``sampling.sample_deal``) against waiting a
+  round, knocking even at a small expected loss, up to 80 deadwood. Once an
+  opponent has passed (``equity_after_pass``, on by default) it is decided
+  by :mod:`pyrummy.bots.knock_equity`: re-deals on int masks weighed by an
+  opponent model read from the deal's history (a seat that passed with a
+  hand it could knock with looks passive), knocking now settled exactly
+  against the best of five waiting plans over five rounds; anytime (30% of
+  the budget). Measured on the same 400 duplicate pairs (2 players, seed 1,
+  ``benchmarks/bots_panel.py --hard-rollouts 16``) against the earlier rule
+  everywhere: medium +1.26 [+0.02, +2.50] (was +0.90 [-0.26, +2.05]),
+  never-knock +11.95 (was +9.80; medium +11.48), knock-10 +11.67 (was
+  +9.62; medium +10.85); always-knock never passes, so there nothing
+  changes (+0.93 [+0.23, +1.64]). ``knock_equity=True`` uses the equity
+  from the first turn on (measured worse: the first player's first knock,
+  with nothing seen of the others, is better judged by the re-deals).
+  ``settlement_draw`` (off) draws by the settled knock after each draw
+  (:func:`~pyrummy.bots.knock_equity.estimate_draw`); measured no better
+  against always-knock (+0.79 v +0.93, 400 pairs).
 * **Give-backs (knock rummy):** a two-draw lookahead on common random
   numbers. For each of the ``candidates`` best discards by the medium bot's
   cost it samples the next stock card (``rollouts`` of them, the same for
@@ -49,7 +59,7 @@ from pyrummy.bots.base import (
     require_actions,
 )
 from pyrummy.bots.hand import cards_of, completes_meld, give_back_order, values_of
-from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_knock
+from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_draw, estimate_knock
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -58,13 +68,16 @@ from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each
 
-DEFAULT_TIME_BUDGET = 0.5
+#: Seconds per decision (every search stops by 80% of it: a p95 of 0.25 s by construction).
+DEFAULT_TIME_BUDGET = 0.25
 #: Give-back cards searched (the best by the medium bot's cost).
 DEFAULT_CANDIDATES = 4
 #: Re-deals behind a knock decision.
 DEFAULT_KNOCK_SAMPLES = 128
 #: Knock rummy: re-deals behind a knock decision when ``rollouts`` fixes the work.
-DEFAULT_EQUITY_SAMPLES = 1_000
+DEFAULT_EQUITY_SAMPLES = 400
+#: Knock rummy: re-deals behind a draw by settlement when ``rollouts`` fixes the work.
+DEFAULT_DRAW_SAMPLES = 600
 #: Knock rummy: share of the time budget the knock decision may spend.
 KNOCK_BUDGET_SHARE = 0.3
 #: Deadwood above which a knock-rummy knock is not weighed.
@@ -84,7 +97,7 @@ MELDING_OUT_BONUS = 200.0
 class HardBot:
     """Deeper search on top of the medium bot's play.
 
-    ``time_budget`` (seconds, default 0.5) or ``rollouts`` (sampled next
+    ``time_budget`` (seconds, default 0.25) or ``rollouts`` (sampled next
     draws per give-back; when given, the budget is ignored and play is
     deterministic for a seed); ``candidates``: give-backs searched;
     ``knock_samples``: re-deals behind a knock decision;
@@ -92,9 +105,13 @@ class HardBot:
     ``wait_for_gin``: gin, deadwood at or below which a knock waits for gin;
     ``knock_equity`` (knock rummy): decide the knock by
     :mod:`pyrummy.bots.knock_equity` (``equity_samples`` re-deals when
-    ``rollouts`` fixes the work, else 30% of the budget), or (False) by the
-    medium bot's ``knock_samples`` re-deals as before; ``clock``: the
-    clock the budgets are read from (injected in tests).
+    ``rollouts`` fixes the work, else 30% of the budget) from the first turn
+    on; ``equity_after_pass`` (default): by it only once an opponent has
+    passed a chance to knock, before that by the medium bot's
+    ``knock_samples`` re-deals; ``settlement_draw``: knock rummy, draw by
+    :func:`~pyrummy.bots.knock_equity.estimate_draw` (``draw_samples`` when
+    ``rollouts`` fixes the work); ``clock``: the clock the budgets are read
+    from (injected in tests).
 
     >>> bot = HardBot(seed=7, rollouts=10)
     >>> bot.name, bot.rollouts, bot.time_budget
@@ -115,6 +132,9 @@ class HardBot:
         wait_for_gin: int = DEFAULT_WAIT_FOR_GIN,
         equity_samples: int = DEFAULT_EQUITY_SAMPLES,
         knock_equity: bool = False,
+        equity_after_pass: bool = True,
+        settlement_draw: bool = False,
+        draw_samples: int = DEFAULT_DRAW_SAMPLES,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -132,6 +152,9 @@ class HardBot:
         self.clock = clock
         self.equity_samples = equity_samples
         self.knock_equity = knock_equity
+        self.equity_after_pass = equity_after_pass
+        self.settlement_draw = settlement_draw
+        self.draw_samples = draw_samples
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -163,11 +186,15 @@ class HardBot:
         if is_draw_decision(legal_actions):
             if rules.family == "gin" and self.gin_draw_search:
                 return self.choose_gin_draw(observation, legal_actions, rules)
+            if rules.family == "knock" and self.settlement_draw:
+                return self.choose_knock_rummy_draw(observation, legal_actions, rules)
             return self.guide.choose_draw(observation, legal_actions, rules)
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return self.guide.choose(observation, legal_actions)
-        if rules.family == "knock" and self.knock_equity:
+        if rules.family == "knock" and (
+            self.knock_equity or (self.equity_after_pass and _an_opponent_passed(observation))
+        ):
             return self.knock_rummy_give_back(observation, give_backs, rules)
         preferred = self.guide.choose_give_back(observation, give_backs, rules)
         if rules.family == "knock":
@@ -179,6 +206,30 @@ class HardBot:
         if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
         return preferred
+
+    def choose_knock_rummy_draw(
+        self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
+    ) -> Action:
+        """Knock rummy: the draw whose knock right after settles better on average."""
+        started = self.clock()
+        preferred = self.guide.choose_draw(observation, legal_actions, rules)
+        take = first_of_kind(legal_actions, ActionKind.DRAW_DISCARD)
+        stock = first_of_kind(legal_actions, ActionKind.DRAW_STOCK)
+        if take is None or stock is None or not observation.discard_pile:
+            return preferred
+        budget = self.knock_budget if self.rollouts is None else None
+        deadline = started + budget if budget is not None else float("inf")
+        estimate = estimate_draw(
+            observation,
+            rules,
+            self.rng,
+            deadline,
+            self.clock,
+            max_samples=MAX_SAMPLES if budget is not None else self.draw_samples,
+        )
+        if estimate.samples == 0:
+            return preferred
+        return take if estimate.take >= estimate.stock else stock
 
     def knock_rummy_give_back(
         self, observation: Observation, give_backs: Sequence[Action], rules: Rules
@@ -320,6 +371,14 @@ def _best_reply(hand: int, unseen: int, ace: str, keep: int = 0) -> float:
     allowed = [index for index in without if not keep >> index & 1]
     tried = sorted(allowed, key=lambda index: (without[index], -index))[:REPLIES]
     return min(expected_after_draw(hand & ~(1 << index), unseen, ace) for index in tried)
+
+
+def _an_opponent_passed(observation: Observation) -> bool:
+    """Has another seat given a card back face up (passed a chance to knock)?"""
+    return any(
+        seat != observation.seat and action.kind is ActionKind.DISCARD
+        for seat, action in observation.history
+    )
 
 
 def _discard_of(give_backs: Sequence[Action], card: Card) -> Action | None:

@@ -291,3 +291,67 @@ def _wait_outcomes(
 
 def _deadwoods(hands: Sequence[int], ace: str) -> tuple[int, ...]:
     return tuple(deadwood_of_mask(h, ace) for h in hands)
+
+
+@dataclass(frozen=True)
+class DrawEstimate:
+    """Mean outcome of knocking right after taking the top discard, and after a stock draw."""
+
+    take: float
+    stock: float
+    samples: int
+
+
+def estimate_draw(
+    observation: Observation,
+    rules: Rules,
+    rng: random.Random,
+    deadline: float,
+    clock: Clock = time.perf_counter,
+    *,
+    min_samples: int = MIN_SAMPLES,
+    max_samples: int = MAX_SAMPLES,
+) -> DrawEstimate:
+    """Knock rummy: the settled outcome of knocking at once after each draw.
+
+    Each sample re-deals the opponents' hands (their known cards plus unseen
+    cards) and the next stock card; both draws are settled against the same
+    hands (common random numbers), the least-deadwood card given back. The
+    settlement, not the mean deadwood, ranks the draws: the rum bonus and the
+    knock penalty make a draw with a spread of outcomes worth more or less
+    than its mean deadwood says.
+    """
+    me = observation.seat
+    assert me is not None
+    ace = rules.ace
+    hand = observation.hand.mask
+    top = observation.discard_pile[-1].bit
+    taken = best_discards_of_mask(hand | top, ace, keep=top)[0]
+    opponents = _history_of_opponents(observation, me)
+    pool = [card.index for card in observation.unseen_cards()]
+    missing = [observation.hand_sizes[o.seat] - o.known.bit_count() for o in opponents]
+    needed = sum(missing)
+    if len(pool) <= needed:
+        return DrawEstimate(0.0, 0.0, 0)
+    take_total = stock_total = 0.0
+    done = 0
+    deadwoods = [0] * observation.players
+    while done < max_samples:
+        if done >= min_samples and clock() > deadline:
+            break
+        done += 1
+        chosen = rng.sample(pool, needed + 1)
+        cursor = 0
+        for opponent, count in zip(opponents, missing, strict=True):
+            mask = opponent.known
+            for index in chosen[cursor : cursor + count]:
+                mask |= 1 << index
+            cursor += count
+            deadwoods[opponent.seat] = deadwood_of_mask(mask, ace)
+        deadwoods[me] = taken
+        take_total += _outcome(tuple(deadwoods), me, me, rules)
+        deadwoods[me] = best_discards_of_mask(hand | 1 << chosen[cursor], ace)[0]
+        stock_total += _outcome(tuple(deadwoods), me, me, rules)
+    if done == 0:
+        return DrawEstimate(0.0, 0.0, 0)
+    return DrawEstimate(take_total / done, stock_total / done, done)
