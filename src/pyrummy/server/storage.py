@@ -498,12 +498,19 @@ class _GroupCommit:
                         )
                     )
             if self.notifies:
-                # Delivered at commit, to every server process (see cluster.py).
-                for item in batch:
-                    await connection.execute(
-                        text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": NOTIFY_CHANNEL, "payload": f"{item.table_id}:{item.seq}"},
-                    )
+                # Delivered at commit, to every server process (see cluster.py);
+                # one statement for the batch, not a round trip per action.
+                await connection.execute(
+                    text(
+                        "SELECT pg_notify(:channel, payload)"
+                        " FROM unnest(CAST(:payloads AS text[])) WITH ORDINALITY AS p(payload, n)"
+                        " ORDER BY n"
+                    ),
+                    {
+                        "channel": NOTIFY_CHANNEL,
+                        "payloads": [f"{item.table_id}:{item.seq}" for item in batch],
+                    },
+                )
 
 
 def _settle(item: _Append, error: Exception | None) -> None:
