@@ -255,16 +255,15 @@ class Store:
 
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
-        """A connection for one read. On PostgreSQL in autocommit: one round
-        trip per query, with no BEGIN and COMMIT around it (what the cluster
-        does before answering for a table, at every request)."""
-        if not self.notifies:
-            async with self.engine.connect() as connection:
-                yield connection
-            return
+        """A connection for reads (what the cluster does before answering for
+        a table, at every request).
+
+        Not in autocommit: tried on PostgreSQL (one round trip less), the
+        isolation level stayed on pooled connections that the group commit
+        then used, whose batches were committed row by row.
+        """
         async with self.engine.connect() as connection:
-            reading = await connection.execution_options(isolation_level="AUTOCOMMIT")
-            yield reading
+            yield connection
 
     async def create_table(self, spec: TableSpec, token_digests: Sequence[str | None]) -> None:
         async with self.transaction() as connection:
