@@ -417,7 +417,14 @@ def bots_table() -> Any:
     from pyrummy.server.storage import SeatSpec
     from pyrummy.server.tables import new_table_spec
 
-    return new_table_spec("knock", {}, [SeatSpec("bot", "random")] * 2, bot_delay=0.05)
+    # Many deals: the bots must have moves left to make whatever they draw.
+    return new_table_spec(
+        "knock",
+        {"match_end": "deals", "deals": 50},
+        [SeatSpec("bot", "random")] * 2,
+        bot_delay=0.05,
+        seed=3,
+    )
 
 
 def test_a_table_in_nobody_s_memory_gets_its_bots_back(postgres_server: str) -> None:

@@ -125,7 +125,13 @@ class BotPool:
         self._stop(pool)
         # New workers start now, not at the next decision (a spawned worker
         # takes a second or more to import the bots).
-        self._warming = asyncio.get_running_loop().create_task(self.warm_up())
+        self._warming = asyncio.get_running_loop().create_task(self._rewarm())
+
+    async def _rewarm(self) -> None:
+        try:
+            await self.warm_up()
+        except Exception as exc:  # the server may be stopping: the next decision retries
+            log.warning("bot workers did not start again: %s", exc)
 
     def shutdown(self) -> None:
         """Stop the workers now: a decision under way is not waited for, and

@@ -70,7 +70,7 @@ def lock_key(table_id: str) -> int:
 async def catch_up(table: LiveTable, store: Store) -> int:
     """Apply the actions stored after the ones ``table`` knows, publishing each
     one (in order) to this process's subscribers; returns how many."""
-    async with store.transaction() as connection:
+    async with store.read() as connection:
         rows = (
             await connection.execute(
                 select(ACTIONS_TABLE.c.seq, ACTIONS_TABLE.c.seat, ACTIONS_TABLE.c.text)
@@ -89,7 +89,7 @@ async def catch_up(table: LiveTable, store: Store) -> int:
 
 async def refresh_meta(table: LiveTable, store: Store) -> None:
     """Take the acknowledged showdowns and the bot pause another process stored."""
-    async with store.transaction() as connection:
+    async with store.read() as connection:
         row = (
             await connection.execute(
                 select(TABLES_TABLE.c.acknowledged_json, TABLES_TABLE.c.bot_delay).where(
@@ -165,16 +165,20 @@ class Cluster:
     # -- hooks called by the TableManager -------------------------------------------
     async def adopt(self, table: LiveTable) -> None:
         """A table just loaded here: play its bots only if no other process does."""
+        # Its bots are set aside while the lock is asked for: nothing may
+        # wake them meanwhile (a catch-up, a request), or two processes
+        # would play them.
+        bots, table.bots = table.bots, {}
+        # A table of several people may have no bots but need stand-ins
+        # (rooms.RoomKeeper): one process owns it all the same.
+        if (bots or len(table.humans) > 1) and not table.is_over:
+            if await self._try_lock(table.table_id):
+                table.bots = bots
+            else:
+                self._idle_bots[table.table_id] = bots
         # What was stored between its load and now was announced while it
         # was not listed here yet: read it.
         self.notified(table.table_id, "actions")
-        # A table of several people has no bots but may need stand-ins
-        # (rooms.RoomKeeper): one process owns it all the same.
-        if table.is_over or not (table.bots or len(table.humans) > 1):
-            return
-        if not await self._try_lock(table.table_id):
-            self._idle_bots[table.table_id] = table.bots
-            table.bots = {}
 
     async def release(self, table_id: str) -> None:
         """The table left this process's memory: another process may play its bots."""
