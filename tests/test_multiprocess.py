@@ -386,3 +386,96 @@ def test_a_conflicting_action_publishes_what_the_other_process_stored(
             await store.close()
 
     asyncio.run(run())
+
+
+def two_cluster_members(url: str) -> Any:
+    """Two 'processes' (store, table manager, cluster) in this event loop."""
+    from pyrummy.server.botpool import BotPool
+    from pyrummy.server.cluster import Cluster
+    from pyrummy.server.storage import Store
+    from pyrummy.server.tables import TableManager
+
+    async def start() -> list[tuple[Any, Any, Any]]:
+        members = []
+        for _ in range(2):
+            store = await Store.open(url)
+            manager = TableManager(store, bot_pool=BotPool(0))
+            members.append((store, manager, await Cluster.start(store, manager, 3600)))
+        return members
+
+    return start()
+
+
+async def stop_members(members: list[tuple[Any, Any, Any]]) -> None:
+    for store, manager, cluster in members:
+        await cluster.stop()
+        await manager.stop()
+        await store.close()
+
+
+def bots_table() -> Any:
+    from pyrummy.server.storage import SeatSpec
+    from pyrummy.server.tables import new_table_spec
+
+    return new_table_spec("knock", {}, [SeatSpec("bot", "random")] * 2, bot_delay=0.05)
+
+
+def test_a_table_in_nobody_s_memory_gets_its_bots_back(postgres_server: str) -> None:
+    """The owner of a table dies while no other process holds it: the sweep of
+    another process adopts it and its bots play on."""
+    import asyncio
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        members = await two_cluster_members(url)
+        (_, owner_manager, owner), (_, other, cluster) = members
+        try:
+            spec = bots_table()
+            table, _ = await owner_manager.create(spec)
+            assert owner.owns(spec.table_id) and spec.table_id not in other.tables
+            await owner.stop()  # its lock connection closes, as when a process dies
+            table.bots = {}
+            stopped_at = table.seq
+            assert await cluster.adopt_orphans() == 1
+            adopted = other.tables[spec.table_id]
+            assert cluster.owns(spec.table_id) and adopted.seq >= stopped_at
+            async with asyncio.timeout(10):
+                while adopted.seq < stopped_at + 5:
+                    await asyncio.sleep(0.05)
+        finally:
+            await stop_members(members)
+
+    asyncio.run(run())
+
+
+def test_a_lost_lock_connection_stops_the_bots_then_takes_them_back(
+    postgres_server: str, caplog: Any
+) -> None:
+    import asyncio
+
+    import psycopg
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        members = await two_cluster_members(url)
+        (_, manager, cluster) = members[0]
+        try:
+            spec = bots_table()
+            table, _ = await manager.create(spec)
+            assert cluster.owns(spec.table_id) and table.bots
+            pid = cluster._locks.info.backend_pid
+            async with await psycopg.AsyncConnection.connect(url, autocommit=True) as admin:
+                await admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            assert await cluster.check_locks() is False
+            assert not cluster.owns(spec.table_id) and not table.bots
+            assert "advisory-lock connection was lost" in caplog.text
+            # Reconnected: nobody else took the table, so it is taken back.
+            assert await cluster.check_locks() is True
+            assert await cluster.take_over() == 1
+            assert cluster.owns(spec.table_id) and table.bots
+        finally:
+            await stop_members(members)
+
+    asyncio.run(run())

@@ -325,6 +325,23 @@ def test_list_pages_and_filters(client: TestClient) -> None:
     assert client.get("/api/matches?limit=0").status_code == 422
 
 
+def test_the_matches_total_counts_a_bounded_window(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The total counts at most COUNT_WINDOW rows past the page: a request's
+    cost does not grow with the whole history, and the page knows there is more."""
+    import pyrummy.server.app as app_module
+
+    for _ in range(4):
+        two_people(client)
+    monkeypatch.setattr(app_module, "COUNT_WINDOW", 1)
+    first = client.get("/api/matches?status=live&limit=1").json()
+    assert first["total"] == 2 and first["total_exact"] is False
+    assert len(first["matches"]) == 1
+    last = client.get("/api/matches?status=live&limit=2&offset=2").json()
+    assert last["total"] == 4 and last["total_exact"] is True
+
+
 # -- events -------------------------------------------------------------------------------------------
 
 

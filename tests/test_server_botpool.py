@@ -126,3 +126,65 @@ def test_real_bots_play_a_match_through_the_worker_processes(tmp_path: Path) -> 
         )
         table_id = created["table"]["id"]
         wait_for(lambda: client.get(f"/api/tables/{table_id}").json()["status"] == "over", 60)
+
+
+def test_the_simple_bot_moves_for_a_bot_that_thinks_too_long(tmp_path: Path) -> None:
+    """Every move of a table whose bots always think too long is the simple
+    bot's (seeded by the table and the move): the late decisions are never used."""
+    from db_fixtures import load_stored, stored_url
+    from pyrummy.server.tables import build_match, fallback_move
+
+    settings = Settings(
+        data_dir=tmp_path,
+        bot_delay=0,
+        bot_think_limit=0.1,
+        allow_bot_only=True,
+        rate_limits=RateLimits.off(),
+    )
+    with TestClient(create_app(settings, bot_factory=lambda name, seed: SlowBot())) as client:
+        created = create(client, preset="knock", bots=["hard", "hard"], humans=0, bot_delay=0)
+        table_id = created["table"]["id"]
+        wait_for(lambda: client.get(f"/api/tables/{table_id}/state").json()["seq"] >= 3)
+    stored = load_stored(stored_url(tmp_path), table_id)
+    match = build_match(stored.spec)
+    for before, action in enumerate(stored.actions):
+        seat = match.current_seat
+        assert seat == action.seat
+        expected = fallback_move(
+            match.observe(seat), match.legal_actions(), stored.spec.seed, before
+        )
+        assert str(expected) == action.text
+        match.apply(action.text)
+
+
+class SleepyBot:
+    """Thinks far past any limit (in a worker process)."""
+
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        time.sleep(60)
+        return legal[0]
+
+
+def test_a_worker_past_the_limit_is_stopped_and_replaced() -> None:
+    observation, legal = a_decision()
+
+    async def run() -> None:
+        pool = BotPool(workers=1, think_limit=0.5)
+        try:
+            await pool.warm_up()
+            stuck = list(pool._pool()._processes.values())  # type: ignore[union-attr]
+            with pytest.raises(TimeoutError):
+                await pool.choose(SleepyBot(), "hard", observation, legal)
+            for process in stuck:
+                process.join(5)
+                assert not process.is_alive()
+            # New workers are starting already; the next decision is not
+            # queued behind the stuck one.
+            assert pool._warming is not None
+            await pool._warming
+            action, _ = await pool.choose(make_bot("simple", 1), "easy", observation, legal)
+            assert action in legal
+        finally:
+            pool.shutdown()
+
+    asyncio.run(run())

@@ -81,12 +81,12 @@ from pyrummy.server.tables import (
     new_table_spec,
 )
 from pyrummy.server.views import (
-    encode,
     event_with_state_json,
     replay_view,
     rules_summary,
     seat_state,
     seat_state_json,
+    state_message_json,
     table_summary,
 )
 
@@ -110,16 +110,24 @@ en/ru) and changes nothing.
 header or the cookie). Every accepted action is event number `seq`
 (1, 2, ...). On connect the server sends the events after `N` as
 `{"type": "event", "seq", "seat", "action", "kind"}` (the knock card hidden
-from other seats), then `{"type": "state", "seq", "state", "resync"}`. Live
-events carry the new state for the receiving seat:
-`{"type": "event", ..., "state": {...}}`. `GET /api/tables/{id}/events?since=N`
-is the same by polling.
+from other seats), then `{"type": "state", "seq", "state", "resync"}`: a
+snapshot, whole. Live messages carry the new state for the receiving seat:
+`{"type": "event", ..., "state": {...}}` (and `{"type": "state", ...}` when a
+person moves on from a showdown or a setting changes), with one difference:
+of the finished deals (`match.deals`, `deal_histories`) only the last one is
+there, starting at index `state.deals_from`; the earlier ones are the
+client's already, so a message's size does not grow with the match (nor is
+a finished match's `record` there: `GET /api/matches/{id}/record`).
+`GET /api/tables/{id}/events?since=N` is the same by polling (its state is
+whole).
 
 **Storage.** Every action is stored in the transaction that applies it;
 tables resume exactly after a restart, even after SIGKILL.
 """
 
 MAX_BODY = 16 * 1024
+#: How far past the requested page ``GET /api/matches`` counts its total.
+COUNT_WINDOW = 1000
 #: A browser cannot set headers on a WebSocket: it offers ``pyrummy`` and
 #: ``pyrummy.token.<seat token>`` as subprotocols instead (never the URL).
 WS_SUBPROTOCOL = "pyrummy"
@@ -317,10 +325,7 @@ def create_app(
             seat = subscriber.seat
             if seat not in cache:
                 if stored is None:
-                    head = encode({"type": "state", "seq": table.seq})[:-1]
-                    cache[seat] = (
-                        head + b',"state":' + seat_state_json(table, seat) + b"}"
-                    ).decode()
+                    cache[seat] = state_message_json(table, seat)
                 else:
                     cache[seat] = event_with_state_json(table, stored, seat)
             table.deliver(subscriber, cache[seat])
@@ -657,11 +662,20 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
     ) -> dict[str, Any]:
-        """Matches, newest first: finished ones by default (``status=live|all``)."""
+        """Matches, newest first: finished ones by default (``status=live|all``).
+
+        ``total`` counts at most 1000 matches past this page (``total_exact``
+        says whether it is the whole count)."""
         store: Store = state["store"]
-        total, rows = await store.list_tables(None if status == "all" else status, limit, offset)
+        # Counting every finished match at every request would cost more as
+        # history grows: the total counts the rows up to a window past this page.
+        count_up_to = offset + limit + COUNT_WINDOW
+        total, rows = await store.list_tables(
+            None if status == "all" else status, limit, offset, count_up_to
+        )
         return {
             "total": total,
+            "total_exact": total < count_up_to,
             "matches": [
                 table_summary(spec, row_status)
                 | {"finished_at": finished, "result": result, "actions": actions}

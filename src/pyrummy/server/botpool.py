@@ -7,15 +7,17 @@ bot's state to a worker process and the bot comes back with its state
 advanced (its random generator included), so a table plays exactly as if the
 bot lived in the server.
 
-A decision that takes longer than ``think_limit`` seconds is abandoned: the
-table plays a legal action at random (logged) and goes on; a worker that dies
-is replaced.
+A decision that takes longer than ``think_limit`` seconds is abandoned: its
+worker processes are stopped and replaced (the late result is never used),
+the table plays the simple bot's move instead (logged) and goes on; a worker
+that dies is replaced.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 from collections.abc import Sequence
@@ -56,6 +58,7 @@ class BotPool:
         self.workers = workers
         self.think_limit = think_limit
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._warming: asyncio.Task[None] | None = None
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._executor is None:
@@ -92,17 +95,47 @@ class BotPool:
             )
             return action, bot
         loop = asyncio.get_running_loop()
+        pool = self._pool()
         try:
-            future = loop.run_in_executor(
-                self._pool(), choose_in_worker, bot, observation, list(legal)
-            )
+            future = loop.run_in_executor(pool, choose_in_worker, bot, observation, list(legal))
             return await asyncio.wait_for(future, self.think_limit)
+        except TimeoutError:
+            # The worker would go on thinking, and every other table's bots
+            # would queue behind it: its processes are stopped (decisions of
+            # other tables under way there fall back too) and new ones start.
+            log.error("a bot decision took over %.1f s: bot workers restarted", self.think_limit)
+            self._kill(pool)
+            raise
         except concurrent.futures.BrokenExecutor:
             log.error("bot worker died: starting new workers")
-            self.shutdown()
+            self._kill(pool)
             raise
 
+    @staticmethod
+    def _stop(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.kill()
+
+    def _kill(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        if self._executor is pool:
+            self._executor = None
+        self._stop(pool)
+        # New workers start now, not at the next decision (a spawned worker
+        # takes a second or more to import the bots).
+        self._warming = asyncio.get_running_loop().create_task(self._rewarm())
+
+    async def _rewarm(self) -> None:
+        try:
+            await self.warm_up()
+        except Exception as exc:  # the server may be stopping: the next decision retries
+            log.warning("bot workers did not start again: %s", exc)
+
     def shutdown(self) -> None:
+        """Stop the workers now: a decision under way is not waited for, and
+        no worker outlives the server (a stopped server left them behind)."""
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            self._stop(executor)

@@ -70,7 +70,7 @@ def lock_key(table_id: str) -> int:
 async def catch_up(table: LiveTable, store: Store) -> int:
     """Apply the actions stored after the ones ``table`` knows, publishing each
     one (in order) to this process's subscribers; returns how many."""
-    async with store.transaction() as connection:
+    async with store.read() as connection:
         rows = (
             await connection.execute(
                 select(ACTIONS_TABLE.c.seq, ACTIONS_TABLE.c.seat, ACTIONS_TABLE.c.text)
@@ -89,7 +89,7 @@ async def catch_up(table: LiveTable, store: Store) -> int:
 
 async def refresh_meta(table: LiveTable, store: Store) -> None:
     """Take the acknowledged showdowns and the bot pause another process stored."""
-    async with store.transaction() as connection:
+    async with store.read() as connection:
         row = (
             await connection.execute(
                 select(TABLES_TABLE.c.acknowledged_json, TABLES_TABLE.c.bot_delay).where(

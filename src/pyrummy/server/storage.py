@@ -200,7 +200,11 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_pre_ping=True)
+    # No ping before each use (a round trip per query): a connection that
+    # died with the server fails its one query, and SQLAlchemy then replaces
+    # every connection of the pool. More connections than the default: every
+    # request reads (see Store.read) and catching up runs per table.
+    return create_async_engine(url, pool_size=20, max_overflow=20, pool_recycle=3600)
 
 
 class Store:
@@ -248,6 +252,19 @@ class Store:
         """A connection whose work is committed together, or not at all."""
         async with self.engine.begin() as connection:
             yield connection
+
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncConnection]:
+        """A connection for one read. On PostgreSQL in autocommit: one round
+        trip per query, with no BEGIN and COMMIT around it (what the cluster
+        does before answering for a table, at every request)."""
+        if not self.notifies:
+            async with self.engine.connect() as connection:
+                yield connection
+            return
+        async with self.engine.connect() as connection:
+            reading = await connection.execution_options(isolation_level="AUTOCOMMIT")
+            yield reading
 
     async def create_table(self, spec: TableSpec, token_digests: Sequence[str | None]) -> None:
         async with self.transaction() as connection:
@@ -335,14 +352,19 @@ class Store:
             )
 
     async def list_tables(
-        self, status: str | None, limit: int, offset: int
+        self, status: str | None, limit: int, offset: int, count_up_to: int | None = None
     ) -> tuple[int, list[tuple[TableSpec, str, float | None, dict[str, Any] | None, int]]]:
-        """A page of tables, newest first: (total, [(spec, status, finished, result, actions)])."""
+        """A page of tables, newest first: (total, [(spec, status, finished, result, actions)]).
+
+        With ``count_up_to`` the total counts at most that many rows, so that
+        the cost of a page does not grow with the whole history.
+        """
         async with self._sessions() as session:
             where = [] if status is None else [TableRow.status == status]
-            total = (
-                await session.scalar(select(func.count()).select_from(TableRow).where(*where)) or 0
-            )
+            counted = select(TableRow.id).where(*where)
+            if count_up_to is not None:
+                counted = counted.limit(count_up_to)
+            total = await session.scalar(select(func.count()).select_from(counted.subquery())) or 0
             # Counted per row of the page through the actions' primary key
             # (table_id, seq), not grouped over every action ever stored.
             actions = (

@@ -146,6 +146,19 @@ class Subscriber:
 BotFactory = Callable[[str, int], Any]
 
 
+def fallback_move(observation: Any, legal: list[Action], match_seed: int, seq: int) -> Action:
+    """The move played for a bot whose decision took too long: the simple
+    bot's (seeded by the table and the move, so a table replays the same)."""
+    from pyrummy.bots import make_bot
+
+    try:
+        action: Action = make_bot("simple", bot_seed(match_seed, seq)).choose(observation, legal)
+    except Exception:  # the last resort must not fail: any legal action
+        log.exception("the simple bot failed too: a random legal action")
+        return random.choice(legal)
+    return action
+
+
 def default_bot_factory(name: str, seed: int) -> Any:
     from pyrummy.bots import make_bot
 
@@ -287,18 +300,18 @@ class LiveTable:
         if fresh is None:  # pragma: no cover - the row was there a moment ago
             return
         known = [(a.seq, a.seat, a.text) for a in self.actions]
-        if [(a.seq, a.seat, a.text) for a in fresh.actions[: len(known)]] == known:
-            for stored in fresh.actions[len(known) :]:
-                self.take_stored(stored)
-            return
-        # Storage disagrees with what this table applied (should not happen):
-        # storage is the truth; subscribers get the fresh state.
+        agree = [(a.seq, a.seat, a.text) for a in fresh.actions[: len(known)]] == known
+        # The match is rebuilt whatever happened to it in memory: storage is the truth.
         self.match = build_match(fresh.spec)
         self.actions = []
-        for stored_action in fresh.actions:
+        for stored_action in fresh.actions[: len(known) if agree else None]:
             self.match.apply(stored_action.text)
             self.actions.append(stored_action)
-        self._publish(None)
+        if agree:
+            for stored in fresh.actions[len(known) :]:
+                self.take_stored(stored)
+        else:  # (should not happen) subscribers get the state as stored
+            self._publish(None)
 
     async def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
@@ -394,13 +407,16 @@ class LiveTable:
                         self.bots[seat], kind, observation, legal
                     )
                 except TimeoutError:
+                    # Its decision is abandoned (the bot keeps its state from
+                    # before it): the simple bot, which decides in well under
+                    # a millisecond, plays this move instead.
                     log.warning(
-                        "table %s: bot in seat %d thought over %.1f s: a random legal action",
+                        "table %s: bot in seat %d thought over %.1f s: the simple bot moves",
                         self.table_id,
                         seat,
                         self.bot_pool.think_limit,
                     )
-                    action = random.choice(legal)
+                    action = fallback_move(observation, legal, self.spec.seed, self.seq)
                 except Exception:
                     # A broken bot must not freeze the table: play on with any
                     # legal action (the core's list) and say so in the log.

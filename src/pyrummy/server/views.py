@@ -150,9 +150,13 @@ class _TableViews:
     key: tuple[object, ...] = ()
     states: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     encoded: dict[int | None, bytes] = field(default_factory=dict)
+    #: The JSON of :func:`live_state` per seat (what live messages carry).
+    live_encoded: dict[int | None, bytes] = field(default_factory=dict)
     summary_of: tuple[object, ...] = ()
     summary: dict[str, Any] = field(default_factory=dict)
     finished_deals: list[dict[str, Any]] = field(default_factory=list)
+    #: The public moves of each finished deal (they never change either).
+    finished_histories: list[list[list[Any]]] = field(default_factory=list)
     #: By hand (card mask): a person's hand does not change while others play.
     arrangements: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: By (hand, knock cards).
@@ -185,8 +189,11 @@ def _views_now(table: LiveTable) -> _TableViews:
         views.key = key
         views.states.clear()
         views.encoded.clear()
+        views.live_encoded.clear()
     if len(views.finished_deals) > len(match.finished_deals):  # rebuilt shorter
         views.finished_deals.clear()
+    if len(views.finished_histories) > len(match.finished_deals):
+        views.finished_histories.clear()
     if any(done != len(match.finished_deals) for done, _ in views.last_deals):
         views.last_deals.clear()
     for cache in (views.arrangements, views.knocks):
@@ -249,10 +256,7 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
         "arrangement": None,
         "knock_deadwood": {},
         # Every finished deal's moves (public), so the page's Moves list is whole after a reload.
-        "deal_histories": [
-            [[mover, str(action)] for mover, action in deal.history]
-            for deal in match.finished_deals
-        ],
+        "deal_histories": _finished_histories(match, views),
     }
     if seat is not None:
         hand = observation.hand
@@ -280,16 +284,66 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
     return state
 
 
+def _finished_histories(match: Match, views: _TableViews) -> list[list[list[Any]]]:
+    done = match.finished_deals
+    histories = views.finished_histories
+    histories += [
+        [[mover, str(action)] for mover, action in deal.history] for deal in done[len(histories) :]
+    ]
+    return histories[: len(done)]
+
+
+def live_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A seat's state as live messages carry it: the same, except that of the
+    finished deals (``match.deals`` and ``deal_histories``) only the last one
+    is there, from index ``deals_from``, and a finished match's ``record`` is
+    left out. The earlier ones never change and the
+    client has them already (from the snapshot it got on connecting and the
+    live messages since), so a message's size does not grow with the match.
+
+    >>> full = {"seq": 9, "match": {"deals": [1, 2, 3]}, "deal_histories": [[4], [5], [6]]}
+    >>> live_state(full) == {"seq": 9, "match": {"deals": [3]}, "deal_histories": [[6]],
+    ...                      "deals_from": 2}
+    True
+    """
+    deals = state["match"]["deals"]
+    start = max(len(deals) - 1, 0)
+    live = state | {
+        "match": state["match"] | {"deals": deals[start:]},
+        "deal_histories": state["deal_histories"][start:],
+        "deals_from": start,
+    }
+    # The whole text record of a finished match: GET /api/matches/{id}/record.
+    live.pop("record", None)
+    return live
+
+
+def live_state_json(table: LiveTable, seat: int | None) -> bytes:
+    """:func:`live_state` of ``seat`` as JSON, encoded once per table change."""
+    views = _views_now(table)
+    encoded = views.live_encoded.get(seat)
+    if encoded is None:
+        encoded = views.live_encoded[seat] = encode(live_state(seat_state(table, seat)))
+    return encoded
+
+
 def event_with_state(table: LiveTable, stored: StoredAction, seat: int | None) -> dict[str, Any]:
+    """A live event: the action as ``seat`` may know it, and its :func:`live_state`."""
     message = table.event_summary(stored, seat)
-    message["state"] = seat_state(table, seat)
+    message["state"] = live_state(seat_state(table, seat))
     return message
 
 
 def event_with_state_json(table: LiveTable, stored: StoredAction, seat: int | None) -> str:
     """:func:`event_with_state` as JSON text, reusing the state's cached JSON."""
     head = encode(table.event_summary(stored, seat))
-    return (head[:-1] + b',"state":' + seat_state_json(table, seat) + b"}").decode()
+    return (head[:-1] + b',"state":' + live_state_json(table, seat) + b"}").decode()
+
+
+def state_message_json(table: LiveTable, seat: int | None) -> str:
+    """A live ``state`` message (someone moved on from a showdown, a setting changed)."""
+    head = encode({"type": "state", "seq": table.seq})[:-1]
+    return (head + b',"state":' + live_state_json(table, seat) + b"}").decode()
 
 
 # -- replays of finished matches ----------------------------------------------------

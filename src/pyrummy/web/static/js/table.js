@@ -111,6 +111,20 @@ export class TableView {
 
   accept(state) {
     if (state.seq < this.seq) return;
+    if (state.deals_from !== undefined) {
+      // A live message carries only the last finished deal; the earlier ones are here already.
+      const known = this.state ? this.state.match.deals : [];
+      if (known.length < state.deals_from) {
+        api.state(this.tableId).then((whole) => this.accept(whole), () => {});
+        return;
+      }
+      const histories = (this.state && this.state.deal_histories) || [];
+      state = {
+        ...state,
+        match: { ...state.match, deals: known.slice(0, state.deals_from).concat(state.match.deals) },
+        deal_histories: histories.slice(0, state.deals_from).concat(state.deal_histories),
+      };
+    }
     if (state.seq > this.seq) {
       this.message = null;
       // Turning the pile over as the new stock is said out loud, not done silently.
