@@ -165,16 +165,20 @@ class Cluster:
     # -- hooks called by the TableManager -------------------------------------------
     async def adopt(self, table: LiveTable) -> None:
         """A table just loaded here: play its bots only if no other process does."""
+        # Its bots are set aside while the lock is asked for: nothing may
+        # wake them meanwhile (a catch-up, a request), or two processes
+        # would play them.
+        bots, table.bots = table.bots, {}
+        # A table of several people may have no bots but need stand-ins
+        # (rooms.RoomKeeper): one process owns it all the same.
+        if (bots or len(table.humans) > 1) and not table.is_over:
+            if await self._try_lock(table.table_id):
+                table.bots = bots
+            else:
+                self._idle_bots[table.table_id] = bots
         # What was stored between its load and now was announced while it
         # was not listed here yet: read it.
         self.notified(table.table_id, "actions")
-        # A table of several people has no bots but may need stand-ins
-        # (rooms.RoomKeeper): one process owns it all the same.
-        if table.is_over or not (table.bots or len(table.humans) > 1):
-            return
-        if not await self._try_lock(table.table_id):
-            self._idle_bots[table.table_id] = table.bots
-            table.bots = {}
 
     async def release(self, table_id: str) -> None:
         """The table left this process's memory: another process may play its bots."""

@@ -422,7 +422,12 @@ class LiveTable:
                     # legal action (the core's list) and say so in the log.
                     log.exception("table %s: bot in seat %d failed", self.table_id, seat)
                     action = random.choice(legal)
-                await self.apply(seat, str(action))
+                try:
+                    await self.apply(seat, str(action))
+                except TableError:
+                    # Not stored (the table was read back from storage): the
+                    # loop looks again at who is to move, rather than die.
+                    continue
 
     def is_idle(self) -> bool:
         """Nobody watches and no bot is playing: the table may leave memory."""
