@@ -87,11 +87,21 @@ def browser() -> Iterator[Browser]:
 class Person:
     """One browser context (one person's device) and its open page."""
 
-    def __init__(self, browser: Browser, url: str, name: str, width: int = 1280) -> None:
+    def __init__(
+        self,
+        browser: Browser,
+        url: str,
+        name: str,
+        width: int = 1280,
+        bypass_csp: bool = False,
+        locale: str = "en",
+    ) -> None:
         self.name = name
         self.url = url
         self.context: BrowserContext = browser.new_context(
-            viewport={"width": width, "height": 800 if width > 500 else 740}, locale="en"
+            viewport={"width": width, "height": 800 if width > 500 else 740},
+            locale=locale,
+            bypass_csp=bypass_csp,
         )
         self.frames: list[Any] = []
         self.errors: list[str] = []
@@ -390,3 +400,47 @@ def test_chat_and_play_again_with_the_same_people(browser: Browser, tmp_path: Pa
         for person in (anna, boris):
             assert not person.errors, (person.name, person.errors)
             person.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_friends_pages_by_keyboard_and_without_serious_axe_violations(
+    browser: Browser, tmp_path: Path, lang: str
+) -> None:
+    from test_web_axe import AXE, serious
+
+    if not AXE.exists():
+        subprocess.run(["bash", str(ROOT / "scripts" / "axe-core.sh")], check=True)
+    axe_source = AXE.read_text()
+    found: dict[str, list[str]] = {}
+
+    def check(person: Person, name: str) -> None:
+        # axe is injected as a script: this context bypasses the page's CSP for it.
+        found[name] = serious(person.page, axe_source)
+
+    with serve(tmp_path) as url:
+        anna = Person(browser, url, "Anna", bypass_csp=True, locale=lang)
+        check(anna, "lobby")
+        anna.page.click("#friends-start")
+        anna.page.locator("#friends-name").focus()
+        anna.page.keyboard.type("Anna")
+        check(anna, "form")
+        anna.page.keyboard.press("Enter")  # the form is sent from the keyboard
+        expect(anna.page.locator("#room-code-shown")).to_be_visible()
+        code = anna.page.locator("#room-code-shown").inner_text()
+        boris = Person(browser, url, "Boris", width=360, bypass_csp=True, locale=lang)
+        boris.page.goto(f"{url}/join/{code}")
+        boris.page.locator("#join-name").focus()
+        check(boris, "join")
+        boris.page.keyboard.type("Boris")
+        boris.page.keyboard.press("Enter")
+        expect(anna.page.locator("#room-seats")).to_contain_text("Boris")
+        check(anna, "waiting")
+        anna.page.locator("#room-start").focus()
+        anna.page.keyboard.press("Enter")
+        anna.page.wait_for_url("**/#/table/*", timeout=20000)
+        expect(anna.page.locator("#room-players")).to_contain_text("Boris")
+        check(anna, "table")
+        for person in (anna, boris):
+            assert not person.errors, (person.name, person.errors)
+            person.context.close()
+    assert {name: issues for name, issues in found.items() if issues} == {}

@@ -387,10 +387,24 @@ export class RoomView {
       location.hash = `#/table/${room.table_id}`;
       return;
     }
+    // Drawn again only when something changed: a person typing their name
+    // or on a button keeps their text and focus.
+    const key = JSON.stringify([room, this.error?.message, this.mode]);
+    if (key === this.shown) return;
+    this.shown = key;
     this.render();
   }
 
   render() {
+    const focused = this.section.contains(document.activeElement) ? document.activeElement.id : null;
+    const typed = this.section.querySelector("#join-name")?.value;
+    this.draw();
+    const name = this.section.querySelector("#join-name");
+    if (name && typed !== undefined) name.value = typed;
+    if (focused) this.section.querySelector(`#${focused}`)?.focus();
+  }
+
+  draw() {
     clear(this.section);
     this.section.setAttribute("aria-busy", "false");
     const room = this.room;
@@ -608,6 +622,9 @@ export class RoomPanel {
     } catch (_) {
       return;
     }
+    const key = JSON.stringify([this.room, this.chat.length ? this.chat[this.chat.length - 1].id : 0]);
+    if (key === this.shown) return;
+    this.shown = key;
     this.render();
   }
 
@@ -676,7 +693,7 @@ export class RoomPanel {
       }
     };
     box.append(
-      h("div", { class: "reactions" }, REACTIONS.map((r) => h("button", { type: "button", class: "reaction", onclick: () => send(r) }, r))),
+      h("div", { class: "reactions" }, REACTIONS.map((r) => h("button", { type: "button", class: "reaction", id: `reaction-${REACTIONS.indexOf(r)}`, onclick: () => send(r) }, r))),
       h("form", { class: "chat-form", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) send(input.value); } },
         input, " ", h("button", { type: "submit", id: "chat-send" }, t("friends.send")), " ", status));
     return box;
