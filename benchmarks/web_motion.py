@@ -15,6 +15,7 @@ glide itself is not (it runs on the already updated page).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import socket
 import statistics
@@ -70,10 +71,8 @@ def play(browser: Browser, url: str, turns: int, reduced: bool) -> list[float]:
         # old one, so a click that already worked is not retried.
         for button in ("#btn-again", "#btn-next"):
             if page.locator(button).count():
-                try:
+                with contextlib.suppress(PlaywrightError):
                     page.click(button, timeout=3000)
-                except PlaywrightError:
-                    pass
                 break
         else:
             page.click("#stock")
@@ -95,8 +94,18 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen(
-            [sys.executable, "-m", "pyrummy.cli.main", "serve", "--port", str(port)]
-            + ["--data-dir", data, "--bot-delay", "0"],
+            [
+                sys.executable,
+                "-m",
+                "pyrummy.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--data-dir",
+                data,
+                "--bot-delay",
+                "0",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env={**os.environ, "DATABASE_URL": ""},
