@@ -93,6 +93,12 @@ def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str,
     page.goto(base_url + "/#/learn")
     expect(page.locator("#coach")).to_be_visible()
     found["guided deal"] = serious(page, axe_source)
+    for step in ("#tutorial-draw", "#tutorial-card-KS", "#tutorial-discard", "#tutorial-take"):
+        page.click(step)
+    page.click("#tutorial-card-QS")
+    page.click("#tutorial-knock")
+    expect(page.locator("#tutorial-showdown")).to_be_visible()
+    found["guided deal showdown"] = serious(page, axe_source)
     context.close()
     assert {name: issues for name, issues in found.items() if issues} == {}
     # The page's CSP was in force the whole time, and nothing broke it.
