@@ -130,3 +130,12 @@ def test_every_core_module_has_an_api_page() -> None:
         assert page.exists(), f"pyrummy.core.{module} has no page in docs/api/"
         assert f"automodule:: pyrummy.core.{module}\n" in page.read_text(encoding="utf-8")
         assert f"core-{module}\n" in index, f"docs/api/index.md does not list core-{module}"
+
+
+def test_every_module_of_the_deal_package_is_on_its_api_page() -> None:
+    package = ROOT / "src" / "pyrummy" / "core" / "deal"
+    page = (ROOT / "docs" / "api" / "core-deal.md").read_text(encoding="utf-8")
+    modules = {p.stem for p in package.glob("*.py")} - {"__init__"}
+    assert modules
+    for module in sorted(modules):
+        assert f"automodule:: pyrummy.core.deal.{module}\n" in page, module

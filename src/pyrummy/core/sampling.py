@@ -16,7 +16,6 @@ public fact stay put, the unseen cards are dealt again at random.
 from __future__ import annotations
 
 import random
-
 from collections.abc import Sequence
 from typing import Final
 

@@ -7,7 +7,8 @@ the deal asks its family's policy instead of comparing the family's name:
 - the play phase after the draw (discard or knock; or meld, lay off, swap,
   discard) and whether a deal is an all-seven deal (Rotham);
 - the knocks the hand may make, and why a knock is refused;
-- whether a discard ends the deal (melding: the last card; gin: the wall);
+- whether a discard ends the deal (melding: the last card; gin: the wall:
+  flags, read on the hot path without a call);
 - declining at an empty stock, and a stock rebuilt at the start of a turn;
 - how a deal that nobody won is settled (turn cap, empty stock).
 """
@@ -50,6 +51,10 @@ class FamilyPolicy:
     knocks: ClassVar[bool] = True
     #: Melds, lay-offs and joker exchanges are actions of this family.
     table_play: ClassVar[bool] = False
+    #: A discard of the last card goes out (the deal then ends).
+    out_by_discard: ClassVar[bool] = False
+    #: A discard that leaves ``rules.wall_cards`` in the stock ends the deal drawn.
+    wall: ClassVar[bool] = False
 
     def all_seven(self, rules: Rules, deal_number: int) -> bool:
         """Is deal ``deal_number`` an all-seven deal (Rotham)?"""
@@ -62,10 +67,6 @@ class FamilyPolicy:
     def knock_problem(self, hand: int, card: int, rules: Rules) -> Message | None:
         """Why knocking with card number ``card`` is refused, if it is."""
         return None
-
-    def discard_ends_deal(self, deal: Transitions, seat: int) -> bool:
-        """End the deal after ``seat``'s discard, if it ends; True if it did."""
-        return False
 
     def decline(self, deal: Transitions, seat: int) -> None:
         """``seat`` declines the discard at an empty stock."""
@@ -93,6 +94,7 @@ class GinFamily(FamilyPolicy):
     __slots__ = ()
     name = "gin"
     nobody_out = "draw"
+    wall = True
 
     def knock_actions(self, hand: int, options: int, rules: Rules) -> tuple[Action, ...]:
         limit = rules.knock_limit
@@ -122,12 +124,6 @@ class GinFamily(FamilyPolicy):
             )
         return None
 
-    def discard_ends_deal(self, deal: Transitions, seat: int) -> bool:
-        if len(deal._stock) <= deal.rules.wall_cards:
-            deal._finish(EndReason.WALL, "draw")
-            return True
-        return False
-
 
 class MeldingFamily(FamilyPolicy):
     """Rummy, Basic, Block, Rotham: melds on the table, going out, no knock."""
@@ -138,15 +134,10 @@ class MeldingFamily(FamilyPolicy):
     nobody_out = "no_winner"
     knocks = False
     table_play = True
+    out_by_discard = True
 
     def all_seven(self, rules: Rules, deal_number: int) -> bool:
         return deal_number in rules.all_seven_deals
-
-    def discard_ends_deal(self, deal: Transitions, seat: int) -> bool:
-        if not deal._hands[seat]:
-            deal._go_out(seat)
-            return True
-        return False
 
     def decline(self, deal: Transitions, seat: int) -> None:
         if deal.rules.stock_refill == "on_decline":

@@ -191,13 +191,7 @@ class DealState:
 
     def _start_blank(self) -> None:
         """Every field with a start value set to it (see :func:`state_field`)."""
-        for name, start, per_seat in _STARTS:
-            if per_seat:
-                setattr(self, name, [start] * self.players)
-            elif isinstance(start, list):
-                setattr(self, name, start[:])
-            else:
-                setattr(self, name, start)
+        _start_blank(self)
 
     def __getstate__(self) -> dict[str, object]:
         """The fields to pickle: all but the caches and what the rules give."""
@@ -221,6 +215,29 @@ _STARTS: Final = tuple(
     for item in fields(DealState)
     if item.metadata["start"] is not MISSING
 )
+
+
+def _make_starter() -> Callable[[DealState], None]:
+    """The straight-line function setting every field with a start value
+    (a new deal starts with it: a loop over the fields costs more than the
+    rest of dealing)."""
+    lines = ["def start_blank(self):"]
+    namespace: dict[str, Any] = {}
+    for name, start, per_seat in _STARTS:
+        namespace[f"_start_{name}"] = start
+        if per_seat:
+            lines.append(f"    self.{name} = [_start_{name}] * self.players")
+        elif isinstance(start, list):
+            lines.append(f"    self.{name} = _start_{name}[:]")
+        else:
+            lines.append(f"    self.{name} = _start_{name}")
+    # The source is built from the declared field names only.
+    exec("\n".join(lines), namespace)
+    starter: Callable[[DealState], None] = namespace["start_blank"]
+    return starter
+
+
+_start_blank: Final = _make_starter()
 _PICKLED: Final = tuple(
     name for name, copy in state_fields().items() if copy not in ("cache", "derived")
 )

@@ -48,33 +48,28 @@ DECLINE_ONLY: Final = (DECLINE,)
 NO_ACTIONS: Final[tuple[Action, ...]] = ()
 
 
-class PatternActions(dict[int, tuple[Action, ...]]):
-    """The actions of one suit's cards (or the jokers) per pattern held,
-    built on first look-up; a hit costs one dict look-up."""
+PatternActions = list[tuple[Action, ...] | None]
+"""The actions of one suit's cards (or the jokers) per pattern held, ``None``
+until first asked for (:func:`card_actions` fills them). A plain list, not
+a dict with ``__missing__`` nor a subclass: as compact as the full tables
+were and indexed as fast (CPython specializes exact lists), which the warm
+hot path needs."""
 
-    __slots__ = ("_actions",)
-
-    def __init__(self, actions: tuple[Action, ...]) -> None:
-        super().__init__()
-        self._actions = actions
-
-    def __missing__(self, pattern: int) -> tuple[Action, ...]:
-        actions = self._actions
-        found = self[pattern] = tuple([actions[i] for i in range(len(actions)) if pattern >> i & 1])
-        return found
-
-
-ActionTables = tuple[PatternActions, PatternActions, PatternActions, PatternActions, PatternActions]
+ActionTables = tuple[
+    PatternActions,
+    PatternActions,
+    PatternActions,
+    PatternActions,
+    PatternActions,
+    tuple[tuple[Action, ...], ...],
+]
+"""Five pattern tables (four suits, the jokers) and the actions of each's cards."""
 
 
 def _tables(actions: tuple[Action, ...]) -> ActionTables:
-    return (
-        PatternActions(actions[0:13]),
-        PatternActions(actions[13:26]),
-        PatternActions(actions[26:39]),
-        PatternActions(actions[39:52]),
-        PatternActions(actions[N_STANDARD:]),
-    )
+    parts = (actions[0:13], actions[13:26], actions[26:39], actions[39:52], actions[N_STANDARD:])
+    empty: list[PatternActions] = [[None] * (1 << len(part)) for part in parts]
+    return (empty[0], empty[1], empty[2], empty[3], empty[4], parts)
 
 
 #: The discard actions of a hand, by suit pattern (see :func:`card_actions`).
@@ -85,13 +80,31 @@ KNOCK_TABLES: Final = _tables(KNOCKS)
 
 def card_actions(tables: ActionTables, mask: int) -> tuple[Action, ...]:
     """The actions of ``tables`` for every card in ``mask``, in card order."""
-    return (
-        tables[0][mask & SUIT_BITS]
-        + tables[1][mask >> 13 & SUIT_BITS]
-        + tables[2][mask >> 26 & SUIT_BITS]
-        + tables[3][mask >> 39 & SUIT_BITS]
-        + tables[4][mask >> N_STANDARD]
-    )
+    spades, hearts, diamonds, clubs, jokers, _ = tables
+    s = spades[mask & SUIT_BITS]
+    h = hearts[mask >> 13 & SUIT_BITS]
+    d = diamonds[mask >> 26 & SUIT_BITS]
+    c = clubs[mask >> 39 & SUIT_BITS]
+    j = jokers[mask >> N_STANDARD]
+    if s is None or h is None or d is None or c is None or j is None:
+        return _filling(tables, mask)
+    return s + h + d + c + j
+
+
+def _filling(tables: ActionTables, mask: int) -> tuple[Action, ...]:
+    """:func:`card_actions` where some pattern is not built yet."""
+    found: tuple[Action, ...] = ()
+    for table, actions, shift in zip(
+        tables[:5], tables[5], (0, 13, 26, 39, N_STANDARD), strict=True
+    ):
+        pattern = mask >> shift & SUIT_BITS
+        part = table[pattern]
+        if part is None:
+            part = table[pattern] = tuple(
+                [actions[i] for i in range(len(actions)) if pattern >> i & 1]
+            )
+        found += part
+    return found
 
 
 @cache

@@ -130,7 +130,12 @@ class Transitions(Refusals):
             self._public[seat] &= ~bit
             self._taken_held[seat] &= ~bit
         self._pile.append(card)
-        if self._policy.discard_ends_deal(self, seat):
+        policy = self._policy
+        if policy.out_by_discard and not self._hands[seat]:
+            self._go_out(seat)
+            return
+        if policy.wall and len(self._stock) <= self.rules.wall_cards:
+            self._finish(EndReason.WALL, "draw")
             return
         if self._played_turn:
             self._played[seat] = True
