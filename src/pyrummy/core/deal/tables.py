@@ -80,31 +80,37 @@ KNOCK_TABLES: Final = _tables(KNOCKS)
 
 def card_actions(tables: ActionTables, mask: int) -> tuple[Action, ...]:
     """The actions of ``tables`` for every card in ``mask``, in card order."""
-    spades, hearts, diamonds, clubs, jokers, _ = tables
+    spades, hearts, diamonds, clubs, jokers, parts = tables
     s = spades[mask & SUIT_BITS]
     h = hearts[mask >> 13 & SUIT_BITS]
     d = diamonds[mask >> 26 & SUIT_BITS]
     c = clubs[mask >> 39 & SUIT_BITS]
     j = jokers[mask >> N_STANDARD]
-    if s is None or h is None or d is None or c is None or j is None:
-        return _filling(tables, mask)
+    # A pattern not built yet: build only that one (a cold process meets
+    # thousands of them in its first deals, so this stays cheap too).
+    if s is None:
+        s = _fill(spades, parts[0], mask & SUIT_BITS)
+    if h is None:
+        h = _fill(hearts, parts[1], mask >> 13 & SUIT_BITS)
+    if d is None:
+        d = _fill(diamonds, parts[2], mask >> 26 & SUIT_BITS)
+    if c is None:
+        c = _fill(clubs, parts[3], mask >> 39 & SUIT_BITS)
+    if j is None:
+        j = _fill(jokers, parts[4], mask >> N_STANDARD)
     return s + h + d + c + j
 
 
-def _filling(tables: ActionTables, mask: int) -> tuple[Action, ...]:
-    """:func:`card_actions` where some pattern is not built yet."""
-    found: tuple[Action, ...] = ()
-    for table, actions, shift in zip(
-        tables[:5], tables[5], (0, 13, 26, 39, N_STANDARD), strict=True
-    ):
-        pattern = mask >> shift & SUIT_BITS
-        part = table[pattern]
-        if part is None:
-            part = table[pattern] = tuple(
-                [actions[i] for i in range(len(actions)) if pattern >> i & 1]
-            )
-        found += part
-    return found
+def _fill(table: PatternActions, actions: tuple[Action, ...], pattern: int) -> tuple[Action, ...]:
+    """Build and keep ``table``'s entry for ``pattern``: its set bits' actions."""
+    found = []
+    bits = pattern
+    while bits:
+        low = bits & -bits
+        found.append(actions[low.bit_length() - 1])
+        bits ^= low
+    part = table[pattern] = tuple(found)
+    return part
 
 
 @cache
