@@ -105,12 +105,19 @@ def runs_in_suit(pattern: int, ace: AceRule | str) -> tuple[int, ...]:
     return tuple(window for window in run_patterns(ace) if window & pattern == window)
 
 
+def _byte_indices(offset: int) -> tuple[tuple[int, ...], ...]:
+    """The card numbers of each byte value at byte ``offset``, built by doubling
+    (the entries for bit ``i`` are those without it plus ``i``): a fraction of a
+    millisecond at import, several times faster than testing each bit."""
+    table: list[tuple[int, ...]] = [()]
+    for number in range(8 * offset, 8 * offset + 8):
+        table += [(*entry, number) for entry in table]
+    return tuple(table)
+
+
 # Card numbers per byte of a mask, at each of the 7 byte offsets: iterating
 # a hand byte by byte is several times faster than bit by bit.
-_BYTE_INDICES: Final = tuple(
-    tuple(tuple(8 * k + i for i in range(8) if chunk >> i & 1) for chunk in range(256))
-    for k in range(7)
-)
+_BYTE_INDICES: Final = tuple(_byte_indices(offset) for offset in range(7))
 
 
 def card_numbers(mask: int) -> list[int]:

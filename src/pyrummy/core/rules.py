@@ -26,6 +26,7 @@ pyrummy.core.errors.RulesError: option ace: 'sideways' is not one of low, high_o
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
@@ -214,7 +215,13 @@ def option_names() -> tuple[str, ...]:
 
 
 def _field_type(name: str) -> object:
-    return typing.get_type_hints(Rules)[name]
+    return _field_types()[name]
+
+
+@functools.cache
+def _field_types() -> dict[str, object]:
+    # Evaluating the (string) annotations compiles each one: a few ms, once.
+    return typing.get_type_hints(Rules)
 
 
 def _check_option(name: str, value: object) -> None:
