@@ -17,12 +17,17 @@ rank, then card number) so the bots stay deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import TypeVar
 
 from pyrummy.core.cards import ALL_CARDS, Card
 from pyrummy.core.rules import Rules
 from pyrummy.core.solver import deadwood_of_mask
 from pyrummy.core.values import value_table
+
+#: What a give-back is scored by: deadwood left (int) or an expected cost.
+Score = TypeVar("Score", int, float)
 
 
 @lru_cache(maxsize=64)
@@ -34,17 +39,6 @@ def values_of(rules: Rules) -> tuple[int, ...]:
 def deadwood(mask: int, rules: Rules) -> int:
     """Least deadwood of the cards in ``mask``."""
     return deadwood_of_mask(mask, rules.ace)
-
-
-def hand_value_of(mask: int, rules: Rules) -> int:
-    """Sum of the card values in ``mask`` (the count of a hand left at the end)."""
-    values = values_of(rules)
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += values[low.bit_length() - 1]
-        mask ^= low
-    return total
 
 
 def cards_of(mask: int) -> list[Card]:
@@ -76,6 +70,25 @@ def give_back_order(card: Card, rules: Rules) -> tuple[int, int, int]:
     return (values_of(rules)[card.index], card.index % 13, card.index)
 
 
+def best_give_back(
+    left: Mapping[Card, Score], rules: Rules, slack: float = 0
+) -> tuple[Score, Card]:
+    """The least score among give-backs scored by what they leave (deadwood, a
+    cost), and the card to give back: among those within ``slack`` of it, the
+    first by :func:`give_back_order` (the one tie-break every bot uses).
+
+    >>> from pyrummy.core.rules import find_rules
+    >>> best_give_back({Card("QD"): 12, Card("KS"): 12, Card("2C"): 20}, find_rules("knock"))
+    (12, Card('KS'))
+    """
+    least = min(left.values())
+    card = max(
+        (c for c, score in left.items() if score <= least + slack),
+        key=lambda c: give_back_order(c, rules),
+    )
+    return least, card
+
+
 def deadwood_after_each(hand: int, candidates: int, rules: Rules) -> dict[Card, int]:
     """Deadwood left after giving back each candidate card."""
     return {card: deadwood(hand & ~card.bit, rules) for card in cards_of(candidates & hand)}
@@ -88,6 +101,4 @@ def least_deadwood_give_back(hand: int, candidates: int, rules: Rules) -> tuple[
     ``hand``).
     """
     after = deadwood_after_each(hand, candidates, rules)
-    best = min(after.values())
-    card = max((c for c, d in after.items() if d == best), key=lambda c: give_back_order(c, rules))
-    return best, card
+    return best_give_back(after, rules)

@@ -37,7 +37,7 @@ from pyrummy.bots.base import (
     of_kind,
     require_actions,
 )
-from pyrummy.bots.hand import deadwood, give_back_order
+from pyrummy.bots.hand import best_give_back, deadwood
 from pyrummy.bots.simple import default_knock_threshold
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.observation import Observation
@@ -95,10 +95,7 @@ class PolicyBot:
             others = [a for a in legal_actions if a.kind is not ActionKind.UNDO]
             return (others or list(legal_actions))[0]
         left = {a.cards[0]: deadwood(hand & ~a.cards[0].bit, rules) for a in give_backs}
-        least = min(left.values())
-        card = max(
-            (c for c, d in left.items() if d == least), key=lambda c: give_back_order(c, rules)
-        )
+        least, card = best_give_back(left, rules)
         threshold = self.knock_at
         if threshold == -1:
             threshold = default_knock_threshold(len(observation.hand) - 1)

@@ -29,6 +29,7 @@ from pyrummy.bots.base import (
     require_actions,
 )
 from pyrummy.bots.hand import (
+    best_give_back,
     completes_meld,
     deadwood,
     give_back_order,
@@ -220,10 +221,7 @@ class SimpleBot:
         scored = {
             action.cards[0]: deadwood(hand & ~action.cards[0].bit, rules) for action in give_backs
         }
-        least = min(scored.values())
-        card = max(
-            (c for c, d in scored.items() if d == least), key=lambda c: give_back_order(c, rules)
-        )
+        least, card = best_give_back(scored, rules)
         knock = _action_for(give_backs, ActionKind.KNOCK, card)
         if knock is not None and self.should_knock(observation, rules, least):
             return knock
