@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import random
@@ -214,6 +215,38 @@ class Cold:
         }
 
 
+def median_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """The median of ``values`` and a distribution-free interval for it, with
+    its coverage: the widest pair of order statistics ``k``-th from each end
+    that still covers the median with probability >= ``confidence`` (by the
+    binomial law of how many values fall below it); with few values, the
+    minimum and maximum and their (lower) coverage.
+
+    >>> median_interval([3.0, 1.0, 2.0, 5.0, 4.0])
+    (3.0, 1.0, 5.0, 0.9375)
+    """
+    ordered = sorted(values)
+    n = len(ordered)
+    below = 0.0  # P(at most k-1 of n values fall below the median)
+    k = 0
+    while k < n // 2:
+        next_below = below + math.comb(n, k) / 2**n
+        if 1 - 2 * next_below < confidence:
+            break
+        below = next_below
+        k += 1
+    k = max(k, 1)
+    coverage = 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2**n
+    return statistics.median(ordered), ordered[k - 1], ordered[n - k], coverage
+
+
+def cold_ratios(ours: Cold, theirs: Cold, with_import: bool = False) -> list[float]:
+    """Per pair of runs (they alternate), our deals per second over theirs, on
+    the first deals (import apart, or counted in with ``with_import``)."""
+    part = (lambda run: run[0] + run[2]) if with_import else (lambda run: run[2])
+    return [part(them) / part(us) for us, them in zip(ours.runs, theirs.runs, strict=True)]
+
+
 def cold_runs(deals: int, runs: int) -> list[Cold]:
     """Fresh ``python -c`` processes, ours and OpenSpiel's alternating; import
     time apart from the deals. One unmeasured run of each first (it writes
@@ -306,9 +339,17 @@ def main(argv: list[str] | None = None) -> int:
                 f"{run.name:<22} {1000 * run.median(0):>9.1f} {1000 * run.median(1):>12.2f}"
                 f" {run.deals_per_second:>9.1f}"
             )
-        cold_ratio = cold[0].deals_per_second / cold[1].deals_per_second
+        cold_ratio, low, high, coverage = median_interval(cold_ratios(cold[0], cold[1]))
         verdict = "meets" if cold_ratio >= GOAL_VS_OPENSPIEL else "misses"
-        say(f"cold vs OpenSpiel: {cold_ratio:.2f}x ({verdict} the goal of {GOAL_VS_OPENSPIEL:g}x)")
+        say(
+            f"cold vs OpenSpiel: {cold_ratio:.2f}x, {coverage:.0%} interval {low:.2f}-{high:.2f}x"
+            f" (median of paired runs; {verdict} the goal of {GOAL_VS_OPENSPIEL:g}x)"
+        )
+        with_import = median_interval(cold_ratios(cold[0], cold[1], with_import=True))
+        say(
+            f"counting the import too: {with_import[0]:.2f}x,"
+            f" {with_import[3]:.0%} interval {with_import[1]:.2f}-{with_import[2]:.2f}x"
+        )
 
     presets: list[Speed] = []
     if not args.no_presets:
@@ -335,6 +376,9 @@ def main(argv: list[str] | None = None) -> int:
                     "missing": missing,
                     "ratios": {k: round(v, 2) for k, v in ratios.items()},
                     "cold": [run.to_dict() for run in cold],
+                    "cold_ratio": (
+                        median_interval(cold_ratios(cold[0], cold[1])) if len(cold) == 2 else None
+                    ),
                     "presets": [s.to_dict() for s in presets],
                 },
                 indent=2,
