@@ -49,7 +49,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -62,6 +61,7 @@ from pyrummy.core.deal import Deal, HandsLike, new_deal
 from pyrummy.core.errors import IllegalActionError, RulesError, RummyError, SetupError
 from pyrummy.core.ledger import Ledger
 from pyrummy.core.rules import Rules, find_rules
+from pyrummy.core.seeds import derive_seed
 
 if TYPE_CHECKING:
     from pyrummy.core.observation import Observation
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 #: Characters a player name may not hold: the record's ``Names`` header lists
 #: the names separated by commas inside one quoted value.
 _NAME_FORBIDDEN: Final = frozenset(',"\\\n\r\t[]')
-_SEED_DOMAIN: Final = b"pyrummy-match"
+_SEED_DOMAIN: Final = "pyrummy-match"
 
 
 @dataclass(frozen=True)
@@ -139,8 +139,7 @@ def deal_seed(match_seed: int, deal_number: int) -> int:
     >>> deal_seed(7, 1) == deal_seed(7, 1) != deal_seed(7, 2)
     True
     """
-    digest = hashlib.sha256(_SEED_DOMAIN + f":{match_seed}:{deal_number}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return derive_seed(_SEED_DOMAIN, match_seed, deal_number, bits=64)
 
 
 def _first_dealer_from_seed(match_seed: int, players: int) -> int:

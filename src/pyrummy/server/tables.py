@@ -35,6 +35,7 @@ from pyrummy.core.actions import Action, ActionKind, parse_action
 from pyrummy.core.errors import RulesError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
+from pyrummy.core.seeds import derive_seed
 from pyrummy.server.botpool import BotPool
 from pyrummy.server.storage import (
     ACTIONS_TABLE,
@@ -110,8 +111,7 @@ def bot_seed(match_seed: int, seat: int) -> int:
     >>> bot_seed(7, 1) == bot_seed(7, 1) != bot_seed(7, 2)
     True
     """
-    digest = hashlib.sha256(f"pyrummy-bot:{match_seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    return derive_seed("pyrummy-bot", match_seed, seat, bits=32)
 
 
 def seat_name(seat: SeatSpec, index: int, seats: Sequence[SeatSpec] = ()) -> str:
