@@ -37,6 +37,7 @@ on the machine.)
 
 from __future__ import annotations
 
+import hashlib
 import math
 import multiprocessing
 import statistics
@@ -46,7 +47,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from pyrummy.core import seeds
 from pyrummy.core.deal import new_deal
 from pyrummy.core.errors import RummyError
 from pyrummy.core.rules import Rules, find_rules
@@ -54,7 +54,7 @@ from pyrummy.core.rules import Rules, find_rules
 #: Safety net against a bot/engine pair that never ends a deal: no preset
 #: comes near it (turn caps are 120-400 turns of a few actions each).
 MAX_ACTIONS_PER_DEAL: Final = 20_000
-_SEED_DOMAIN: Final = "pyrummy-tournament"
+_SEED_DOMAIN: Final = b"pyrummy-tournament"
 
 
 class TournamentError(RummyError):
@@ -71,7 +71,8 @@ def derive_seed(seed: int, *parts: int | str) -> int:
     >>> derive_seed(1, "deck", 0) == derive_seed(1, "deck", 0) != derive_seed(1, "deck", 1)
     True
     """
-    return seeds.derive_seed(_SEED_DOMAIN, seed, *parts)
+    text = ":".join(str(p) for p in (seed, *parts)).encode()
+    return int.from_bytes(hashlib.sha256(_SEED_DOMAIN + b":" + text).digest()[:8], "big") >> 1
 
 
 def seating(rotation: int, players: int) -> tuple[int, ...]:
