@@ -290,6 +290,27 @@ class Match:
         if self.deal.is_over:
             self._finish_deal()
 
+    def replay(self, actions: Iterable[Action | str]) -> None:
+        """Apply ``actions`` in order: a match rebuilt from its stored actions
+        (a server's table, a saved game) is :func:`new_match` with the stored
+        seed and dealer, then this. The first action refused raises
+        :class:`IllegalActionError` naming its place (the actions before it
+        stay applied).
+
+        >>> m = new_match("knock", players=2, seed=3, dealer=0)
+        >>> m.replay(["draw stock", "draw stock"])
+        Traceback (most recent call last):
+        ...
+        pyrummy.core.errors.IllegalActionError: stored action 2 ('draw stock'): you have already drawn a card this turn
+        """
+        for number, action in enumerate(actions, start=1):
+            try:
+                self.apply(action)
+            except IllegalActionError as exc:
+                raise IllegalActionError(
+                    f"stored action {number} ({str(action)!r}): {exc}", exc.reason
+                ) from None
+
     def _finish_deal(self) -> None:
         settlement = self.deal.settlement
         assert settlement is not None, "a finished deal has a settlement"

@@ -27,10 +27,11 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import func, select, update
 
+from pyrummy.bots.registry import DIFFICULTIES
 from pyrummy.core.actions import Action, ActionKind, parse_action
 from pyrummy.core.errors import RulesError
 from pyrummy.core.match import Match, new_match
@@ -55,7 +56,9 @@ Outgoing = Message | str
 #: A subscriber whose queue holds this many undelivered messages is dropped;
 #: it reconnects with its last sequence number and catches up.
 QUEUE_LIMIT = 500
-BOT_NAMES = ("easy", "medium", "hard", "random")
+#: The bots a table on the web may seat: the difficulties people choose from,
+#: and the random player (names of :data:`pyrummy.bots.BOT_NAMES`).
+WEB_BOTS: Final = (*DIFFICULTIES, "random")
 #: The status of a stored table that could not be loaded (set aside, not deleted).
 QUARANTINED = "broken"
 #: The status of a table closed because its people left (not resumed at start).
@@ -93,15 +96,18 @@ def rules_of(spec: TableSpec) -> Rules:
     return find_rules(spec.preset, **options)
 
 
-def build_match(spec: TableSpec) -> Match:
+def build_match(spec: TableSpec, actions: Sequence[StoredAction] = ()) -> Match:
+    """The table's match, rebuilt from its spec and its stored ``actions``."""
     names = [seat_name(seat, i, spec.seats) for i, seat in enumerate(spec.seats)]
-    return new_match(
+    match = new_match(
         rules_of(spec),
         players=len(spec.seats),
         seed=spec.seed,
         dealer=spec.first_dealer,
         names=names,
     )
+    match.replay(action.text for action in actions)
+    return match
 
 
 def bot_seed(match_seed: int, seat: int) -> int:
@@ -186,11 +192,8 @@ class LiveTable:
         self.token_digests = stored.token_digests
         self.bot_delay = stored.spec.bot_delay
         self.rules = rules_of(self.spec)
-        self.match = build_match(self.spec)
-        self.actions: list[StoredAction] = []
-        for stored_action in stored.actions:
-            self.match.apply(stored_action.text)
-            self.actions.append(stored_action)
+        self.match = build_match(self.spec, stored.actions)
+        self.actions: list[StoredAction] = list(stored.actions)
         self.bots = {
             seat: bot_factory(spec.bot or "medium", bot_seed(self.spec.seed, seat))
             for seat, spec in enumerate(self.spec.seats)
@@ -312,11 +315,9 @@ class LiveTable:
         known = [(a.seq, a.seat, a.text) for a in self.actions]
         agree = [(a.seq, a.seat, a.text) for a in fresh.actions[: len(known)]] == known
         # The match is rebuilt whatever happened to it in memory: storage is the truth.
-        self.match = build_match(fresh.spec)
-        self.actions = []
-        for stored_action in fresh.actions[: len(known) if agree else None]:
-            self.match.apply(stored_action.text)
-            self.actions.append(stored_action)
+        kept = fresh.actions[: len(known) if agree else None]
+        self.match = build_match(fresh.spec, kept)
+        self.actions = list(kept)
         if agree:
             for stored in fresh.actions[len(known) :]:
                 self.take_stored(stored)
@@ -468,8 +469,8 @@ def new_table_spec(
     )
     rules.check_players(len(seats))
     for seat in seats:
-        if seat.kind == "bot" and seat.bot not in BOT_NAMES:
-            raise RulesError(f"unknown bot {seat.bot!r}; bots are: {', '.join(BOT_NAMES)}")
+        if seat.kind == "bot" and seat.bot not in WEB_BOTS:
+            raise RulesError(f"unknown bot {seat.bot!r}; bots are: {', '.join(WEB_BOTS)}")
     if seed is None:
         seed = secrets.randbits(62)
     # The whole match is built here, names included, so that whatever the

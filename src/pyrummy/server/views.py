@@ -355,16 +355,12 @@ def replay_view(stored: StoredTable, step: int) -> dict[str, Any]:
     The view shows the deal the ``step``-th action belongs to (so the last
     action of a deal shows its showdown, not the next deal's cards).
     """
-    match = build_match(stored.spec)
+    match = build_match(stored.spec, stored.actions[: max(step - 1, 0)])
     deal: Deal = match.deal
-    deal_number = 1
-    for stored_action in stored.actions[:step]:
-        deal = match.deal
-        deal_number = match.deal_number
-        match.apply(stored_action.text)
-    if step == 0:
-        deal = match.deal
+    deal_number = match.deal_number
     last = stored.actions[step - 1] if step else None
+    if last is not None:
+        match.apply(last.text)
     spectator = observation_dict(deal.observe(None))
     hands = [[str(c) for c in deal.observe(s).hand] for s in range(match.players)]
     return {
