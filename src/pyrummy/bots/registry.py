@@ -27,8 +27,9 @@ _FACTORIES: Final[dict[str, Callable[..., Bot]]] = {
 }
 #: Names for people choosing an opponent: easy, medium, hard.
 DIFFICULTIES: Final = {"easy": "simple", "medium": "medium", "hard": "hard"}
-#: Every name :func:`make_bot` accepts, strongest last among the bots proper.
-BOT_NAMES: Final = ("random", "simple", "medium", "hard", "easy")
+#: Every name :func:`make_bot` accepts (the one list of them): the bots proper,
+#: strongest last, then the difficulty names that are not also a bot's.
+BOT_NAMES: Final = (*_FACTORIES, *(name for name in DIFFICULTIES if name not in _FACTORIES))
 
 
 def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:

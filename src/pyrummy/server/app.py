@@ -71,7 +71,7 @@ from pyrummy.server.schemas import (
 from pyrummy.server.security import CatchAll, SecurityHeaders, WebSocketOrigins
 from pyrummy.server.storage import SeatSpec, Store, StoredAction, default_url
 from pyrummy.server.tables import (
-    BOT_NAMES,
+    WEB_BOTS,
     BotFactory,
     Lifecycle,
     LiveTable,
@@ -488,7 +488,7 @@ def create_app(
         """The games, with their player limits and default options, and the bots."""
         return {
             "presets": [rules_summary(rules) for rules in PRESETS.values()],
-            "bots": list(BOT_NAMES),
+            "bots": list(WEB_BOTS),
             "default_bot_delay": settings.bot_delay,
             "allow_seed": settings.allow_seed,
         }

@@ -51,7 +51,7 @@ from pyrummy.server.storage import (
     TableSpec,
 )
 from pyrummy.server.tables import (
-    BOT_NAMES,
+    WEB_BOTS,
     LiveTable,
     TableError,
     TableManager,
@@ -300,7 +300,7 @@ class Rooms:
         if not any(kind == "open" for kind, _ in seats):
             raise TableError(422, "room.no_friend")
         for kind, bot in seats:
-            if kind == "bot" and bot not in BOT_NAMES:
+            if kind == "bot" and bot not in WEB_BOTS:
                 raise TableError(422, "room.bad_bot", bot=str(bot)[:20])
         if grace not in self.settings.grace_choices:
             raise TableError(
@@ -421,7 +421,7 @@ class Rooms:
             raise TableError(404, "room.no_seat", seat=index + 1)
         if room.seats[index].kind == HUMAN:
             raise TableError(409, "room.seat_taken", seat=index + 1)
-        if kind == BOT and bot not in BOT_NAMES:
+        if kind == BOT and bot not in WEB_BOTS:
             raise TableError(422, "room.bad_bot", bot=str(bot)[:20])
         room.seats[index] = RoomSeat(BOT, bot) if kind == BOT else RoomSeat(OPEN)
         await self._save(room)

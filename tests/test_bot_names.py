@@ -1,0 +1,25 @@
+"""Bot names are listed once (pyrummy.bots.BOT_NAMES); the web's choice is a
+part of that list, derived from it."""
+
+import pytest
+
+from pyrummy.bots import BOT_NAMES, DIFFICULTIES, make_bot
+from pyrummy.bots.base import UnknownBotError
+from pyrummy.server.tables import WEB_BOTS
+
+
+def test_every_listed_name_makes_a_bot() -> None:
+    for name in BOT_NAMES:
+        assert make_bot(name, seed=1).name in BOT_NAMES
+
+
+def test_the_list_is_every_name_make_bot_accepts() -> None:
+    assert set(DIFFICULTIES) <= set(BOT_NAMES)
+    assert len(set(BOT_NAMES)) == len(BOT_NAMES)
+    with pytest.raises(UnknownBotError, match=", ".join(BOT_NAMES)):
+        make_bot("grandmaster")
+
+
+def test_the_web_offers_the_difficulties_and_the_random_player() -> None:
+    assert WEB_BOTS == ("easy", "medium", "hard", "random")
+    assert set(WEB_BOTS) <= set(BOT_NAMES)
