@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache, lru_cache
+from itertools import combinations
 from types import MappingProxyType
 from typing import Final, get_args
 
@@ -36,6 +37,7 @@ __all__ = [
     "SUITS",
     "SUIT_BITS",
     "card_numbers",
+    "joker_runs_in_suit",
     "run_patterns",
     "run_windows",
     "runs_in_suit",
@@ -131,3 +133,35 @@ def card_numbers(mask: int) -> list[int]:
         mask >>= 8
         k += 1
     return found
+
+
+@lru_cache(maxsize=1 << 16)
+def joker_runs_in_suit(
+    pattern: int, jokers: int, ace: str
+) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """Runs with 1..``jokers`` jokers and one real card or more in one suit
+    holding ``pattern`` (13 bits): (rank pattern of the real cards used, ranks
+    the jokers stand for in position order, number of jokers). A joker may
+    also stand for a card the suit holds (that card then goes elsewhere).
+
+    >>> joker_runs_in_suit(0b101, 2, "low")[:3]  # A-3 of a suit, two jokers
+    ((5, (1,), 1), (4, (0, 1), 2), (1, (1, 2), 2))
+    """
+    found = []
+    most = pattern.bit_count() + jokers
+    for start, length in run_windows(ace):
+        if length > most:
+            continue
+        ranks = [(start + i) % 13 for i in range(length)]
+        held = [i for i, rank in enumerate(ranks) if pattern >> rank & 1]
+        gaps = length - len(held)
+        if gaps > jokers or not held:
+            continue
+        missing = [i for i in range(length) if not pattern >> ranks[i] & 1]
+        # At least one real card stays in the run.
+        for count in range(max(gaps, 1), min(jokers, length - 1) + 1):
+            for extra in combinations(held, count - gaps):
+                positions = sorted(missing + list(extra))
+                reals = sum(1 << ranks[i] for i in held if i not in extra)
+                found.append((reals, tuple(ranks[i] for i in positions), count))
+    return tuple(found)

@@ -41,12 +41,12 @@ from typing import Final
 
 from pyrummy.core.cards import JOKER_POINTS, N_STANDARD, Card, CardSet, CardsLike, to_cardset
 from pyrummy.core.errors import IllegalActionError
+from pyrummy.core.patterns import joker_runs_in_suit
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.suit_tables import (
     _SUIT_TABLES,
     SUIT_BITS,
     card_values,
-    run_patterns,
     suit_deadwood_table,
     suit_splits,
 )
@@ -478,25 +478,9 @@ def _joker_melds(real: int, jokers: int, ace: str) -> tuple[JokerMeld, ...]:
 @lru_cache(maxsize=1 << 14)
 def _joker_runs(ace: str, pattern: int, jokers: int) -> tuple[JokerMeld, ...]:
     """Runs of one suit pattern completed by 1..jokers jokers: (real cards, jokers used)."""
-    found: set[JokerMeld] = set()
-    for run, size in _sized_runs(ace):
-        held = pattern & run
-        missing = size - held.bit_count()
-        if missing > jokers or not held:
-            continue
-        # A joker may also stand for a card the hand holds (used in another meld).
-        bits = [1 << rank for rank in range(13) if held >> rank & 1]
-        for dropped in range(max(0, 1 - missing), jokers - missing + 1):
-            for group in combinations(bits, dropped):
-                part = held ^ sum(group)
-                if part:
-                    found.add((part, missing + dropped))
-    return tuple(sorted(found))
-
-
-@cache
-def _sized_runs(ace: str) -> tuple[tuple[int, int], ...]:
-    return tuple((run, run.bit_count()) for run in run_patterns(ace))
+    return tuple(
+        sorted({(reals, count) for reals, _, count in joker_runs_in_suit(pattern, jokers, ace)})
+    )
 
 
 def _joker_choices(

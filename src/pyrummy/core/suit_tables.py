@@ -16,7 +16,9 @@ from dataclasses import replace
 from functools import cache
 from typing import Final, cast
 
+from pyrummy.core import patterns
 from pyrummy.core.errors import RulesError
+from pyrummy.core.patterns import SUIT_BITS
 from pyrummy.core.rules import AceRule, find_rules
 from pyrummy.core.values import value_table
 
@@ -32,7 +34,6 @@ __all__ = [
 ]
 
 ACE_OPTIONS: Final = ("low", "high_or_low", "around_the_corner")
-SUIT_BITS: Final = 0x1FFF
 
 
 def _check_ace(ace: str) -> None:
@@ -56,24 +57,14 @@ def rank_values(ace: str) -> tuple[int, ...]:
 
 @cache
 def run_patterns(ace: str) -> tuple[int, ...]:
-    """Every 13-bit rank pattern one run may cover under an ace option.
+    """Every 13-bit rank pattern one run may cover under an ace option, in
+    ascending order (the runs of :func:`pyrummy.core.patterns.run_patterns`).
 
     >>> len(run_patterns("low")), len(run_patterns("high_or_low"))
     (66, 76)
     """
     _check_ace(ace)
-    straight = {((1 << length) - 1) << low for length in range(3, 14) for low in range(14 - length)}
-    patterns = set(straight)
-    if ace == "high_or_low":
-        # The ace (bit 0) above the king: the top length-1 ranks plus the ace.
-        patterns |= {(((1 << (length - 1)) - 1) << (14 - length)) | 1 for length in range(3, 14)}
-    elif ace == "around_the_corner":
-        patterns |= {
-            ((run << shift) | (run >> (13 - shift))) & SUIT_BITS
-            for run in straight
-            for shift in range(13)
-        }
-    return tuple(sorted(patterns))
+    return tuple(sorted(patterns.run_patterns(ace)))
 
 
 @cache

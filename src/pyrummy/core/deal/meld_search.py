@@ -22,8 +22,8 @@ from pyrummy.core.patterns import (
     ACE_RULES,
     RANK_ACROSS_SUITS,
     SUIT_BITS,
+    joker_runs_in_suit,
     run_patterns,
-    run_windows,
 )
 from pyrummy.core.rules import Rules
 
@@ -223,34 +223,6 @@ def coverage(melds: list[int], need_one: bool) -> Callable[[int], bool]:
     return lambda left: bool(leftovers(left))
 
 
-@lru_cache(maxsize=1 << 16)
-def _joker_runs_in_suit(
-    pattern: int, jokers: int, ace: str
-) -> tuple[tuple[int, tuple[int, ...], int], ...]:
-    """Runs with 1..``jokers`` jokers and one real card or more in one suit
-    holding ``pattern`` (13 bits):
-    (ranks of the real cards used, ranks the jokers stand for in position
-    order, number of jokers)."""
-    found = []
-    most = pattern.bit_count() + jokers
-    for start, length in run_windows(ace):
-        if length > most:
-            continue
-        ranks = [(start + i) % 13 for i in range(length)]
-        held = [i for i, rank in enumerate(ranks) if pattern >> rank & 1]
-        gaps = length - len(held)
-        if gaps > jokers or not held:
-            continue
-        missing = [i for i in range(length) if not pattern >> ranks[i] & 1]
-        # At least one real card stays in the run.
-        for count in range(max(gaps, 1), min(jokers, length - 1) + 1):
-            for extra in combinations(held, count - gaps):
-                positions = sorted(missing + list(extra))
-                reals = sum(1 << ranks[i] for i in held if i not in extra)
-                found.append((reals, tuple(ranks[i] for i in positions), count))
-    return tuple(found)
-
-
 def joker_meld_keys(hand: int, ace: str, runs: bool | None = None) -> list[MeldKey]:
     """Every meld with jokers (at least one real card) made of the hand's cards:
     only sets (``runs=False``), only runs (``True``) or both (``None``).
@@ -275,11 +247,11 @@ def joker_meld_keys(hand: int, ace: str, runs: bool | None = None) -> list[MeldK
     if not jokers or runs is False:
         return keys
     for suit in range(4):
-        pattern = real >> (13 * suit) & 0x1FFF
+        pattern = real >> (13 * suit) & SUIT_BITS
         if not pattern:
             continue
         base = 13 * suit
-        for reals, stands, count in _joker_runs_in_suit(pattern, len(jokers), ace):
+        for reals, stands, count in joker_runs_in_suit(pattern, len(jokers), ace):
             shifted = reals << base
             stand_cards = tuple(base + rank for rank in stands)
             keys += [(shifted | js, stand_cards) for js in joker_sets[count]]
