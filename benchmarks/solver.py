@@ -35,8 +35,8 @@ from pyrummy.core.solver import (
     best_discards_of_mask,
     deadwood,
     deadwood_of_mask,
-    suit_deadwood_table,
 )
+from pyrummy.core.suit_tables import suit_deadwood_table
 
 SIZES = (7, 10, 11)
 VECTORS = Path(__file__).resolve().parents[1] / "tests" / "data" / "deadwood_vectors.json"
@@ -99,7 +99,7 @@ def rlcard_value(hand: list[Any]) -> int:
             values.append(sum(dead) - max(dead, default=0))
         else:
             values.append(sum(dead))
-    return min(values)
+    return int(min(values))
 
 
 def melds_of_best(hand: CardSet) -> tuple[CardSet, ...]:

@@ -129,12 +129,12 @@ class RepairedSimpleGinBot:
                 if gain > 0 and (best is None or key > best):
                     best = key
         if best is not None:
-            return best[2]
+            return int(best[2])
         for meld in utils.best_meld_group(hand):
             action = gin_rummy.MELD_ACTION_BASE + utils.meld_to_int(meld)
             if action in legal:
-                return action
-        return gin_rummy.PASS_ACTION
+                return int(action)
+        return int(gin_rummy.PASS_ACTION)
 
 
 def make_opponent(game: Any, kind: str, player: int) -> Any:

@@ -18,9 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 THIRD_PARTY_ALLOWED = {"pytest", "hypothesis", "_pytest"}
 PYRUMMY_ALLOWED = ("pyrummy.core", "pyrummy.bots", "pyrummy.extras")
 LOCAL_TEST_MODULES = {path.stem for path in (ROOT / "tests").glob("*.py")}
-# Modules of the core packages that reach beyond the core (a tournament plots and
-# fans out over processes through the tournament extra).
-PYRUMMY_EXCLUDED = ("pyrummy.bots.tournament",)
 # Tests of the layers may run their scripts in a subprocess, which imports cannot show.
 LAYER_TEST_PREFIXES = (
     "test_research",
@@ -48,8 +45,6 @@ def _allowed(module: str, seen: set[Path]) -> bool:
     top = module.split(".")[0]
     if module == "pyrummy":
         return True
-    if module.startswith(PYRUMMY_EXCLUDED):
-        return False
     if module.startswith(PYRUMMY_ALLOWED):
         return True
     if top == "pyrummy":

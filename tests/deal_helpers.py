@@ -33,7 +33,9 @@ def refused(deal: Deal, action: str, key: str) -> None:
     before = snapshot(deal)
     with pytest.raises(IllegalActionError) as caught:
         deal.apply(action)
-    assert caught.value.reason.key == key  # type: ignore[attr-defined]
+    reason = caught.value.reason
+    assert reason is not None, "a refusal names its reason"
+    assert reason.key == key
     assert snapshot(deal) == before
 
 
@@ -41,7 +43,8 @@ def legal(deal: Deal) -> set[str]:
     return {str(a) for a in deal.legal_actions()}
 
 
-def points(*amounts: int) -> tuple[Fraction, ...]:
+def points(*amounts: int | Fraction) -> tuple[Fraction, ...]:
+    """Exact points, to compare with a settlement's or a ledger's nets."""
     return tuple(Fraction(a) for a in amounts)
 
 

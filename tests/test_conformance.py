@@ -370,6 +370,7 @@ def play_checked_deal(
     if rate is None:
         rate = {"knock": 1.0, "gin": 0.5}.get(deal.rules.family, 0.25)
     moves = None if line is None else iter(line)
+    action: Action | None
     while True:
         face_up |= CardSet(deal.discard_pile).mask
         for table_meld in deal.table:

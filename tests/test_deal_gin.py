@@ -34,7 +34,8 @@ def test_knock_only_at_ten_or_less_after_the_knock_card() -> None:
     before = [str(a) for a in deal.legal_actions()]
     with pytest.raises(IllegalActionError) as caught:
         deal.apply("knock 7C")  # AS-3S, 4H-6H melded; 7D 7S 9C KD left: 33
-    assert caught.value.reason.key == "action.knock_limit"  # type: ignore[attr-defined]
+    reason = caught.value.reason
+    assert reason is not None and reason.key == "action.knock_limit"
     assert "33" in str(caught.value)
     assert [str(a) for a in deal.legal_actions()] == before and not deal.is_over
 

@@ -23,7 +23,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "pyrummy"
 
 # Presets and options that reach every kind of state: jokers, a shuffled
 # rebuild of the stock (the deal's random generator), all-seven deals.
-CASES = [(name, {}) for name in preset_names()] + [
+CASES: list[tuple[str, dict[str, object]]] = [(name, {}) for name in preset_names()] + [
     ("basic", {"stock_end": "shuffle", "turn_cap": 400}),
 ]
 
@@ -50,7 +50,7 @@ def _positions(name: str, options: dict[str, object], seed: int) -> list[Deal]:
     """Positions along one random deal (every 7th step, and the end)."""
     rng = random.Random(seed)
     players = 2 if name == "gin" else 3
-    deal = new_deal(name, players, seed=seed, deal_number=1 + 2 * seed, **options)
+    deal = new_deal(find_rules(name, **options), players, seed=seed, deal_number=1 + 2 * seed)
     found = []
     while not deal.is_over:
         _play(deal, rng, 7)

@@ -12,6 +12,7 @@ import contextlib
 import doctest
 import io
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,65 @@ def test_every_module_of_the_deal_package_is_on_its_api_page() -> None:
     assert modules
     for module in sorted(modules):
         assert f"automodule:: pyrummy.core.deal.{module}\n" in page, module
+
+
+def test_every_research_module_has_an_api_page() -> None:
+    modules = {p.stem for p in (ROOT / "src" / "pyrummy" / "research").glob("*.py")} - {"__init__"}
+    index = (ROOT / "docs" / "api" / "index.md").read_text(encoding="utf-8")
+    assert modules
+    for module in sorted(modules):
+        page = ROOT / "docs" / "api" / f"research-{module}.md"
+        assert page.exists(), f"pyrummy.research.{module} has no page in docs/api/"
+        assert f"automodule:: pyrummy.research.{module}\n" in page.read_text(encoding="utf-8")
+        assert f"research-{module}\n" in index, f"docs/api/index.md does not list research-{module}"
+
+
+def test_every_module_of_the_tournament_is_on_its_api_page() -> None:
+    package = ROOT / "src" / "pyrummy" / "tournament"
+    page = (ROOT / "docs" / "api" / "tournament.md").read_text(encoding="utf-8")
+    index = (ROOT / "docs" / "api" / "index.md").read_text(encoding="utf-8")
+    modules = {p.stem for p in package.glob("*.py")} - {"__init__"}
+    assert modules and "tournament\n" in index
+    assert "automodule:: pyrummy.tournament\n" in page
+    for module in sorted(modules):
+        assert f"automodule:: pyrummy.tournament.{module}\n" in page, module
+
+
+# README images: PyPI shows only absolute image URLs, and the project has no
+# public home yet, so the one place that decides is pyproject.toml's
+# [project.urls] "Source": once it names the repository, every image must be
+# a raw URL under it (of a file in the repository); until then, a path in the
+# repository (which Git hosts and the docs site show) and never a made-up URL.
+IMAGE = re.compile(r"!\[[^\]]*\]\((?P<url>[^)\s]+)\)")
+
+
+def readme_image_rule(source: str | None, url: str) -> str | None:
+    """Why ``url`` breaks the rule for README images (None: it keeps it)."""
+    if source is None:
+        if "://" in url:
+            return f"{url}: no public URL in [project.urls] yet, so use a repository path"
+        path = url
+    else:
+        prefix = f"{source.rstrip('/')}/raw/HEAD/"
+        if not url.startswith(prefix):
+            return f"{url}: PyPI needs an absolute URL under {prefix}"
+        path = url.removeprefix(prefix)
+    return None if (ROOT / path).is_file() else f"{url}: no file {path} in the repository"
+
+
+def test_readme_images_follow_the_projects_public_url() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    source = project.get("urls", {}).get("Source")
+    images = IMAGE.findall((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert images, "the README shows the game"
+    assert [problem for url in images if (problem := readme_image_rule(source, url))] == []
+
+
+def test_the_readme_image_rule_refuses_what_pypi_cannot_show() -> None:
+    home = "https://example.org/pyrummy"
+    png = "docs/screenshot-table.png"
+    assert readme_image_rule(None, png) is None
+    assert readme_image_rule(None, f"{home}/raw/HEAD/{png}") is not None
+    assert readme_image_rule(None, "docs/no-such-picture.png") is not None
+    assert readme_image_rule(home, f"{home}/raw/HEAD/{png}") is None
+    assert readme_image_rule(home, png) is not None

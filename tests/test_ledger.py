@@ -10,17 +10,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pyrummy.core.errors import RummyError
-from pyrummy.core.ledger import Ledger, LedgerError, Transfer
+from pyrummy.core.ledger import Ledger, LedgerError, Transfer, TransferReason
 
 
-def test_int_amount_is_stored_as_fraction() -> None:
-    transfer = Transfer(0, 1, 15, "difference")
+def test_int_amount_and_reason_text_are_stored_as_fraction_and_reason() -> None:
+    # The documented coercion of callers that pass plain values (JSON, old code):
+    # the declared types say Fraction and TransferReason, so the checker is told.
+    transfer = Transfer(0, 1, 15, "difference")  # type: ignore[arg-type]
+    assert transfer.reason is TransferReason.DIFFERENCE
     assert transfer.amount == Fraction(15)
     assert isinstance(transfer.amount, Fraction)
 
 
 def test_transfer_is_frozen() -> None:
-    transfer = Transfer(0, 1, 15, "difference")
+    transfer = Transfer(0, 1, Fraction(15), TransferReason.DIFFERENCE)
     with pytest.raises(FrozenInstanceError):
         transfer.amount = Fraction(3)  # type: ignore[misc]
 
@@ -47,24 +50,24 @@ def test_bad_transfers_are_refused(
 
 
 def test_an_award_may_be_negative_penalty_points() -> None:
-    ledger = Ledger([Transfer(None, 2, -13, "penalty")])
-    assert ledger.net(3) == (0, 0, Fraction(-13))
+    ledger = Ledger([Transfer(None, 2, Fraction(-13), TransferReason.PENALTY)])
+    assert ledger.net(3) == (Fraction(0), Fraction(0), Fraction(-13))
 
 
 def test_net_and_total_for_count_moves_on_both_sides_and_awards_once() -> None:
     ledger = Ledger()
-    ledger.add(Transfer(0, 1, Fraction(17, 2), "difference"))
-    ledger.add(Transfer(2, 1, Fraction(3, 2), "difference"))
-    ledger.add(Transfer(None, 3, 20, "gin bonus"))
+    ledger.add(Transfer(0, 1, Fraction(17, 2), TransferReason.DIFFERENCE))
+    ledger.add(Transfer(2, 1, Fraction(3, 2), TransferReason.DIFFERENCE))
+    ledger.add(Transfer(None, 3, Fraction(20), TransferReason.GIN_BONUS))
     assert ledger.net(4) == (Fraction(-17, 2), Fraction(10), Fraction(-3, 2), Fraction(20))
     assert [ledger.total_for(seat) for seat in range(4)] == list(ledger.net(4))
     assert ledger.total_for(7) == 0
 
 
 def test_extend_accepts_a_ledger_or_transfers_and_keeps_order() -> None:
-    first = Transfer(0, 1, 5, "difference")
-    second = Transfer(0, 1, 10, "knock penalty")
-    third = Transfer(None, 0, 25, "block difference")
+    first = Transfer(0, 1, Fraction(5), TransferReason.DIFFERENCE)
+    second = Transfer(0, 1, Fraction(10), TransferReason.KNOCK_PENALTY)
+    third = Transfer(None, 0, Fraction(25), TransferReason.BLOCK_DIFFERENCE)
     ledger = Ledger([first])
     ledger.extend(Ledger([second]))
     ledger.extend([third])
@@ -74,19 +77,24 @@ def test_extend_accepts_a_ledger_or_transfers_and_keeps_order() -> None:
 
 
 def test_equality_is_by_transfers_in_order() -> None:
-    a = Transfer(0, 1, 5, "difference")
-    b = Transfer(1, 0, 5, "difference")
+    a = Transfer(0, 1, Fraction(5), TransferReason.DIFFERENCE)
+    b = Transfer(1, 0, Fraction(5), TransferReason.DIFFERENCE)
     assert Ledger([a, b]) == Ledger([a, b])
     assert Ledger([a, b]) != Ledger([b, a])
 
 
 def test_net_refuses_a_seat_beyond_the_players() -> None:
     with pytest.raises(LedgerError, match="seat 2"):
-        Ledger([Transfer(0, 2, 1, "difference")]).net(2)
+        Ledger([Transfer(0, 2, Fraction(1), TransferReason.DIFFERENCE)]).net(2)
 
 
 def test_to_dict_writes_exact_fraction_strings() -> None:
-    ledger = Ledger([Transfer(0, 1, Fraction(17, 2), "difference"), Transfer(None, 1, 25, "out")])
+    ledger = Ledger(
+        [
+            Transfer(0, 1, Fraction(17, 2), TransferReason.DIFFERENCE),
+            Transfer(None, 1, Fraction(25), TransferReason.OUT),
+        ]
+    )
     assert ledger.to_dict() == {
         "transfers": [
             {"from": 0, "to": 1, "amount": "17/2", "reason": "difference"},
@@ -96,7 +104,9 @@ def test_to_dict_writes_exact_fraction_strings() -> None:
 
 
 moves = st.builds(
-    lambda payer, step, amount: Transfer(payer, (payer + step) % 5, amount, "difference"),
+    lambda payer, step, amount: Transfer(
+        payer, (payer + step) % 5, amount, TransferReason.DIFFERENCE
+    ),
     st.integers(0, 4),
     st.integers(1, 4),
     # Positive amounts with small denominators, built directly: st.fractions with
@@ -104,9 +114,9 @@ moves = st.builds(
     st.builds(Fraction, st.integers(1, 1200), st.integers(1, 12)),
 )
 awards = st.builds(
-    lambda payee, amount: Transfer(None, payee, amount, "out"),
+    lambda payee, amount: Transfer(None, payee, amount, TransferReason.OUT),
     st.integers(0, 4),
-    st.integers(-50, 50).filter(bool),
+    st.integers(-50, 50).filter(bool).map(Fraction),
 )
 
 

@@ -14,6 +14,7 @@ import random
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -82,7 +83,11 @@ def test_the_person_plays_only_legal_actions_and_finishes_matches() -> None:
             if match.is_over:
                 break
             legal = [str(a) for a in match.legal_actions()]
-            state = {"legal_actions": legal, "knock_deadwood": {}, "arrangement": None}
+            state: dict[str, Any] = {
+                "legal_actions": legal,
+                "knock_deadwood": {},
+                "arrangement": None,
+            }
             action = load.choose_action(state, rng)
             assert action in legal
             match.apply(action)

@@ -6,6 +6,7 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import given, settings
@@ -16,13 +17,17 @@ from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import RecordError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.record import emit_record, parse_record, read_record
-from pyrummy.core.rules import PRESETS, preset_names
+from pyrummy.core.rules import PRESETS, find_rules, preset_names
 from pyrummy.core.sampling import sample_deal
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def play(game: Match | Deal, seed: int = 0, steps: int | None = None) -> Match | Deal:
+# A match or a deal, played on: the caller gets back the same kind it gave.
+Game = TypeVar("Game", Match, Deal)
+
+
+def play(game: Game, seed: int = 0, steps: int | None = None) -> Game:
     rng = random.Random(seed)
     done = 0
     while not game.is_over and (steps is None or done < steps):
@@ -58,7 +63,7 @@ def replace_line(text: str, number: int, new: str) -> str:
 def test_every_preset_match_round_trips(preset: str) -> None:
     players = 2 if preset == "gin" else 3
     options = {} if preset in ("knock", "rotham") else {"target": 30}
-    match = play(new_match(preset, players, seed=5, **options), seed=1)
+    match = play(new_match(find_rules(preset, **options), players, seed=5), seed=1)
     text = emit_record(match)
     again = parse_record(text)
     assert isinstance(again, Match)
@@ -340,7 +345,7 @@ def test_any_match_prefix_round_trips(preset: str, seed: int, steps: int, unseed
     options = {"deals": 2} if rules.match_end == "deals" else {}
     if rules.match_end == "target":
         options = {"target": 15}
-    match = new_match(preset, players, seed=None if unseeded else seed, **options)
+    match = new_match(find_rules(preset, **options), players, seed=None if unseeded else seed)
     play(match, seed=seed, steps=steps)
     for flag in (None, True):
         text = emit_record(match, seed=flag)

@@ -113,9 +113,9 @@ def test_our_bots_finish_hands_against_openspiels_simple_bot(name: str) -> None:
     params = GAME.get_parameters()
     for seed in range(6):
         ours = seed % 2
-        bots: list = [None, None]
-        bots[ours] = PyrummyGinBot(name, ours, seed=seed)
-        bots[1 - ours] = pyspiel.make_simple_gin_rummy_bot(params, 1 - ours)
+        mine = PyrummyGinBot(name, ours, seed=seed)
+        theirs = pyspiel.make_simple_gin_rummy_bot(params, 1 - ours)
+        bots: list[PyrummyGinBot | pyspiel.Bot] = [mine, theirs] if ours == 0 else [theirs, mine]
         state = _play(bots, seed)
         assert sum(state.returns()) == 0.0
 
@@ -156,7 +156,7 @@ def test_wall_decisions_are_asked_of_our_bot() -> None:
             return (drawn or discards or legal_actions)[0]
 
     recorders = [Recorder(), Recorder()]
-    bots = [PyrummyGinBot(recorders[p], p) for p in range(2)]  # type: ignore[arg-type]
+    bots = [PyrummyGinBot(recorders[p], p) for p in range(2)]
     # Player 1 holds A-9 of spades and the king of hearts (deadwood 10): at the
     # wall (player 0 makes the 29th stock draw) it may take the upcard and knock.
     low = [card_to_openspiel(Card(f"{r}S")) for r in "A23456789"] + [card_to_openspiel(Card("KH"))]

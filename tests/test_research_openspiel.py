@@ -64,7 +64,7 @@ def test_openspiel_random_sim_test(preset: str, players: int) -> None:
 def test_the_shuffle_is_one_uniform_chance_node_per_card() -> None:
     game = pyspiel.load_game("pyrummy_rotham(players=3)")
     state = game.new_initial_state()
-    seen = []
+    seen: list[int] = []
     while state.is_chance_node():
         outcomes = state.chance_outcomes()
         assert len(outcomes) == 55 - len(seen)
@@ -183,7 +183,7 @@ def _play_with_bots(game: pyspiel.Game, bots: list[object], seed: int) -> list[f
             actions, probabilities = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(actions, p=probabilities)))
         else:
-            action = bots[state.current_player()].step(state)  # type: ignore[attr-defined]
+            action = bots[state.current_player()].step(state)
             assert action in state.legal_actions()
             state.apply_action(action)
     return list(state.returns())

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 import pyrummy
-from deal_helpers import draw_and_throw_back, legal, refused
+from deal_helpers import draw_and_throw_back, legal, points, refused
 from pyrummy.cli.play import PlaySession
 from pyrummy.core.actions import ActionKind, action_space, parse_action
 from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, CardSet
@@ -50,7 +50,7 @@ def test_nobody_out_the_lowest_hand_scores_the_differences(preset: str) -> None:
     A является победителем и набирает 25 = (9 + 1 + 15).»"""
     result = settle_no_winner(["6S", "5H KS", "7C", "AS KH QD"], preset)
     assert result.outcome == "block" and result.winners == (0,)
-    assert result.net == (25, 0, 0, 0)
+    assert result.net == points(25, 0, 0, 0)
 
 
 def test_nobody_out_hands_50_51_51_the_lowest_scores_2() -> None:
@@ -58,14 +58,14 @@ def test_nobody_out_hands_50_51_51_the_lowest_scores_2() -> None:
     hands = ["KS QS JS TS TH", "KH QH JH TD TC AS", "KD QD JD 9C 9D 3C"]
     result = settle_no_winner(hands, "basic")
     assert result.counts == (50, 51, 51)
-    assert result.net == (2, 0, 0)
+    assert result.net == points(2, 0, 0)
 
 
 def test_nobody_out_tied_lowest_share() -> None:
     """Seed 004: «Если два или более игроков сыграют вничью за самое низкое, они
     делят выигрыш одинаково.»"""
     result = settle_no_winner(["6S", "6H", "9C"], "basic")
-    assert result.net == (Fraction(3, 2), Fraction(3, 2), 0)
+    assert result.net == points(Fraction(3, 2), Fraction(3, 2), 0)
 
 
 def test_rummy_keeps_its_draw() -> None:
@@ -73,7 +73,7 @@ def test_rummy_keeps_its_draw() -> None:
     столом сыграно 120 ходов, а никто не вышел, сдача заканчивается ничьей: все
     получают 0»."""
     result = settle_no_winner(["6S", "5H KS", "7C"], "rummy")
-    assert result.outcome == "draw" and result.net == (0, 0, 0)
+    assert result.outcome == "draw" and result.net == points(0, 0, 0)
 
 
 NO_MELDS = ["AS 3S 5S 7S 9S JS KH 2H 4H 6H", "2D 4D 6D 8D TD QD AC 3C 5C 7C"]

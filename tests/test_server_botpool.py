@@ -172,7 +172,7 @@ def test_a_worker_past_the_limit_is_stopped_and_replaced() -> None:
         pool = BotPool(workers=1, think_limit=0.5)
         try:
             await pool.warm_up()
-            stuck = list(pool._pool()._processes.values())  # type: ignore[union-attr]
+            stuck = list(pool._pool()._processes.values())
             with pytest.raises(TimeoutError):
                 await pool.choose(SleepyBot(), "hard", observation, legal)
             for process in stuck:

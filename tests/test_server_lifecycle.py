@@ -24,6 +24,14 @@ def manager_of(client: TestClient) -> TableManager:
     return tables
 
 
+def sweep(client: TestClient, monotonic_now: float | None = None) -> None:
+    """Run the lifecycle's sweep in the app's event loop (inside ``with client``)."""
+    portal = client.portal
+    assert portal is not None, "the client's app is running"
+    tables = manager_of(client)
+    portal.call(lambda: tables.sweep(monotonic_now=monotonic_now))
+
+
 def status_in_storage(client: TestClient, table_id: str) -> str:
     url = client.app.state.store.url  # type: ignore[attr-defined]
     rows = committed_rows(url, "SELECT status FROM tables WHERE id = :id", id=table_id)
@@ -50,7 +58,7 @@ def test_an_abandoned_table_is_closed_and_its_watchers_told(tmp_path: Path) -> N
         ) as ws:
             assert ws.receive_json()["type"] == "state"
             tables.tables[left_id].last_human_at -= 2 * HOUR
-            client.portal.call(tables.sweep)
+            sweep(client)
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:  # events of the bots' moves may come first
                     ws.receive_json()
@@ -74,7 +82,7 @@ def test_a_persons_action_keeps_the_table_open(tmp_path: Path) -> None:
         tables.tables[table_id].last_human_at -= 2 * HOUR
         person_to_act(client, created)
         assert act(client, table_id, created["token"], "draw stock").status_code == 200
-        client.portal.call(tables.sweep)
+        sweep(client)
         assert status_in_storage(client, table_id) == "live"
 
 
@@ -117,7 +125,7 @@ def test_an_idle_table_leaves_memory_and_comes_back_the_same(tmp_path: Path) -> 
             f"/api/tables/{watched['table']['id']}/ws", headers=headers(watched["token"])
         ) as ws:
             assert ws.receive_json()["type"] == "state"
-            client.portal.call(lambda: tables.sweep(monotonic_now=time.monotonic() + 120))
+            sweep(client, monotonic_now=time.monotonic() + 120)
             assert table_id not in tables.tables
             assert watched["table"]["id"] in tables.tables  # somebody is watching
         assert status_in_storage(client, table_id) == "live"

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deal_helpers import points
 from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.errors import CardNotationError, DuplicateCardError, RulesError
 from pyrummy.core.ledger import Transfer
@@ -60,14 +61,14 @@ def test_example_1_knocker_beaten_pays_difference_and_penalty() -> None:
     assert result.winners == (1,)
     assert paid(result.transfers) == {(0, 1): 15}
     assert by_reason(result) == {(0, 1, "difference"): 5, (0, 1, "knock penalty"): 10}
-    assert result.net == (-15, 15)
+    assert result.net == points(-15, 15)
 
 
 def test_example_1_with_a_third_player_at_20() -> None:
     result = settle([A_HAND, B_HAND, C_HAND], knocker=0)
     assert result.counts == (8, 3, 20)
     assert paid(result.transfers) == {(0, 1): 15, (2, 1): 17}
-    assert result.net == (-15, 32, -17)
+    assert result.net == points(-15, 32, -17)
 
 
 def test_example_2_going_rum_beats_another_zero() -> None:
@@ -88,7 +89,7 @@ def test_example_3_knocker_tied_neither_pays_nor_receives() -> None:
     assert result.outcome == "knocker-tied"
     assert result.winners == (1, 2)
     assert paid(result.transfers) == {(3, 1): F(5, 2), (3, 2): F(5, 2)}
-    assert result.net == (0, F(5, 2), F(5, 2), -5)
+    assert result.net == points(0, F(5, 2), F(5, 2), -5)
 
 
 def test_example_4_beaten_knocker_shares_difference_and_penalty() -> None:
@@ -101,7 +102,7 @@ def test_example_4_beaten_knocker_shares_difference_and_penalty() -> None:
         (3, 1): F(3, 2),
         (3, 2): F(3, 2),
     }
-    assert result.net == (-17, 10, 10, -3)
+    assert result.net == points(-17, 10, 10, -3)
 
 
 def test_example_5_knock_target_penalty_to_every_lower_opponent() -> None:
@@ -113,7 +114,7 @@ def test_example_5_knock_target_penalty_to_every_lower_opponent() -> None:
         (2, 1, "difference"): 3,
         (0, 2, "knock penalty"): 10,
     }
-    assert result.net == (-27, 20, 7)
+    assert result.net == points(-27, 20, 7)
 
 
 def test_example_6_block_lowest_scores_sum_of_differences() -> None:
@@ -122,7 +123,7 @@ def test_example_6_block_lowest_scores_sum_of_differences() -> None:
     assert result.outcome == "block"
     assert result.counts == (6, 15, 7, 21)
     assert result.winners == (0,)
-    assert result.net == (25, 0, 0, 0)
+    assert result.net == points(25, 0, 0, 0)
     assert all(transfer.payer is None for transfer in result.transfers)
 
 
@@ -134,7 +135,7 @@ def test_example_7_gin_knocker_lower_scores_the_difference() -> None:
     assert result.counts == (10, 20)
     assert result.outcome == "knock"
     assert result.winners == (0,)
-    assert result.net == (10, 0)
+    assert result.net == points(10, 0)
     assert result.layoffs == ()
 
 
@@ -143,7 +144,7 @@ def test_example_7_gin_equal_deadwood_is_an_undercut() -> None:
     assert result.counts == (10, 10)
     assert result.outcome == "undercut"
     assert result.winners == (1,)
-    assert result.net == (0, 10)
+    assert result.net == points(0, 10)
     assert by_reason(result) == {(None, 1, "undercut bonus"): 10}
 
 
@@ -259,7 +260,7 @@ def test_knock_target_penalty_goes_to_each_lower_opponent(players: int) -> None:
 
 def test_no_knocker_tie_shares_equally_in_thirds() -> None:
     result = settle(["2S", "2H", "2D", "4C"], knocker=None)
-    assert result.net == (F(2, 3), F(2, 3), F(2, 3), -2)
+    assert result.net == points(F(2, 3), F(2, 3), F(2, 3), -2)
 
 
 # ---------------------------------------------------------------------------
@@ -347,7 +348,7 @@ def test_gin_several_cards_on_one_run_both_ends_and_chains() -> None:
     assert laid.index("7H") < laid.index("8H")
     assert result.defender_deadwood == 61 - (2 + 3 + 7 + 8)
     assert result.outcome == "knock"
-    assert result.net == (41 - 2, 0)
+    assert result.net == points(41 - 2, 0)
 
 
 def test_gin_fourth_card_of_a_set() -> None:
@@ -378,7 +379,7 @@ def test_gin_undercut_through_layoffs() -> None:
     assert result.defender_deadwood == 2
     assert result.outcome == "undercut"
     assert result.winners == (1,)
-    assert result.net == (0, 10)
+    assert result.net == points(0, 10)
 
 
 def test_gin_undercut_scores_difference_plus_bonus() -> None:
@@ -394,7 +395,7 @@ def test_gin_with_layoffs_scores_bonus_plus_deadwood_after_layoffs() -> None:
     assert result.outcome == "gin"
     assert result.defender_deadwood == 10 + 10 + 2
     assert by_reason(result) == {(None, 0, "gin bonus"): 20, (None, 0, "difference"): 22}
-    assert result.net == (42, 0)
+    assert result.net == points(42, 0)
 
 
 def test_gin_without_layoffs_when_the_option_is_off() -> None:
@@ -402,7 +403,7 @@ def test_gin_without_layoffs_when_the_option_is_off() -> None:
     result = settle([GIN_HAND, "8H 3H QD JD 2C"], knocker=0, rules=rules)
     assert result.layoffs == ()
     assert result.defender_deadwood == 8 + 3 + 10 + 10 + 2
-    assert result.net == (20 + 33, 0)
+    assert result.net == points(20 + 33, 0)
 
 
 def test_gin_is_never_undercut() -> None:
@@ -410,14 +411,14 @@ def test_gin_is_never_undercut() -> None:
     assert result.defender_deadwood == 0
     assert result.outcome == "gin"
     assert result.winners == (0,)
-    assert result.net == (20, 0)
+    assert result.net == points(20, 0)
 
 
 def test_gin_knocker_seat_one() -> None:
     result = settle(["8H QD", GIN_HAND], knocker=1, rules="gin")
     assert result.knocker == 1
     assert result.counts == (10, 0)
-    assert result.net == (0, 30)
+    assert result.net == points(0, 30)
 
 
 TIE_KNOCKER = "3S 4S 5S 4H 4D 9C 9H 9D 9S AC"  # run+4H 4D or set+3S 5S: deadwood 9 either way
@@ -438,13 +439,13 @@ def test_gin_tie_break_knocker_shows_the_arrangement_with_fewest_layoffs() -> No
 def test_gin_knocker_over_the_limit_is_still_settled() -> None:
     result = settle(["KS QS JD", "2C"], knocker=0, rules="gin")
     assert result.outcome == "undercut"
-    assert result.net == (0, 28 + 10)
+    assert result.net == points(0, 28 + 10)
 
 
 def test_gin_draw() -> None:
     result = settle_draw([RUN_KNOCKER, "7H 8H"], "gin")
     assert result.outcome == "draw"
-    assert result.net == (0, 0)
+    assert result.net == points(0, 0)
     assert result.transfers == ()
     assert settle([RUN_KNOCKER, "7H 8H"], None, "gin").outcome == "draw"
 
@@ -465,13 +466,13 @@ def test_gin_to_dict_has_layoffs_and_fraction_strings() -> None:
 def test_block_tied_lowest_share() -> None:
     result = settle(["6S", "6H", "TD"], knocker=None, rules="block")
     assert result.winners == (0, 1)
-    assert result.net == (2, 2, 0)
+    assert result.net == points(2, 2, 0)
 
 
 def test_block_counts_the_whole_hand_not_deadwood() -> None:
     result = settle(["7S 8S 9S", "KH"], knocker=None, rules="block")
     assert result.counts == (24, 10)
-    assert result.net == (0, 14)
+    assert result.net == points(0, 14)
     assert result.hands[0].melds == ()
 
 
@@ -506,7 +507,7 @@ def test_going_out(
 
 def test_going_out_with_ace_high_counts_the_ace_15() -> None:
     rules = find_rules("basic", ace="high_or_low")
-    assert settle_going_out(0, ["", "AS 2C"], rules).net == (17, 0)
+    assert settle_going_out(0, ["", "AS 2C"], rules).net == points(17, 0)
 
 
 def test_going_out_pay_per_point_moves_real_points() -> None:
@@ -604,8 +605,10 @@ def test_block_has_no_knocker() -> None:
 def test_settlement_to_dict_knock() -> None:
     data = settle(["9S", "2H", "2D", "5C"], knocker=0).to_dict()
     assert data["net"] == ["-17", "10", "10", "-3"]
-    assert {"from": 0, "to": 1, "amount": "7/2", "reason": "difference"} in data["transfers"]
-    assert data["hands"][0] == {
+    transfers, hands = data["transfers"], data["hands"]
+    assert isinstance(transfers, list) and isinstance(hands, list)
+    assert {"from": 0, "to": 1, "amount": "7/2", "reason": "difference"} in transfers
+    assert hands[0] == {
         "seat": 0,
         "melds": [],
         "deadwood_cards": ["9S"],

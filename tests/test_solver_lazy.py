@@ -27,9 +27,8 @@ from pyrummy.core.solver import (
     best_arrangement,
     deadwood,
     deadwood_of_mask,
-    suit_deadwood_table,
 )
-from pyrummy.core.suit_tables import build_suit_deadwood_table
+from pyrummy.core.suit_tables import build_suit_deadwood_table, suit_deadwood_table
 
 ACE_OPTIONS = ("low", "high_or_low", "around_the_corner")
 RULES_BY_ACE = {ace: find_rules("basic", ace=ace) for ace in ACE_OPTIONS}

@@ -2,33 +2,35 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import statistics
+import subprocess
+import sys
 from fractions import Fraction
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pyrummy.bots.tournament import (
+from pyrummy.cli.main import main
+from pyrummy.core.deal import new_deal
+from pyrummy.tournament import (
     TournamentConfig,
     TournamentError,
     decks_for_deals,
     derive_seed,
     entry_labels,
     mean_ci,
-    regularized_beta,
     run_decks,
     run_tournament,
     seating,
-    student_t_cdf,
     student_t_quantile,
     summarize,
 )
-from pyrummy.cli.main import main
-from pyrummy.core.deal import new_deal
 
 # Two-sided 95% (p = 0.975) and 90% (p = 0.95) quantiles of Student's t,
 # from the standard printed tables.
@@ -58,27 +60,26 @@ def test_t_quantile_tends_to_the_normal_quantile() -> None:
     assert student_t_quantile(0.975, 10**7) == pytest.approx(1.959964, abs=1e-5)
 
 
-def test_t_cdf_with_one_dof_is_the_cauchy_cdf() -> None:
-    for t in (-3.0, -0.5, 0.0, 0.7, 4.0):
-        assert student_t_cdf(t, 1) == pytest.approx(0.5 + math.atan(t) / math.pi, abs=1e-12)
+@pytest.mark.parametrize(("p", "dof"), [(0.0, 3), (1.0, 3), (0.975, 0)])
+def test_t_quantile_refuses_impossible_arguments(p: float, dof: int) -> None:
+    with pytest.raises(ValueError):
+        student_t_quantile(p, dof)
 
 
-def test_regularized_beta_matches_the_binomial_sum() -> None:
-    # I_x(a, n - a + 1) = P(Binomial(n, x) >= a)
-    n, x = 9, 0.3
-    for a in range(1, n + 1):
-        binomial = sum(math.comb(n, k) * x**k * (1 - x) ** (n - k) for k in range(a, n + 1))
-        assert regularized_beta(a, n - a + 1, x) == pytest.approx(binomial, abs=1e-12)
-
-
-@given(st.floats(-50, 50), st.integers(1, 200))
-def test_t_cdf_is_symmetric(t: float, dof: int) -> None:
-    assert student_t_cdf(t, dof) + student_t_cdf(-t, dof) == pytest.approx(1.0, abs=1e-12)
-
-
-@given(st.floats(0.51, 0.999), st.integers(1, 300))
-def test_t_quantile_inverts_the_cdf(p: float, dof: int) -> None:
-    assert student_t_cdf(student_t_quantile(p, dof), dof) == pytest.approx(p, abs=1e-9)
+@given(st.lists(st.integers(-100, 100), min_size=2, max_size=40), st.sampled_from([0.9, 0.95]))
+def test_more_confidence_or_fewer_decks_widen_the_interval(
+    values: list[int], confidence: float
+) -> None:
+    sample = [float(v) for v in values]
+    estimate = mean_ci(sample, confidence)
+    assert estimate.low <= estimate.mean <= estimate.high
+    assert mean_ci(sample, 0.99).half_width >= estimate.half_width
+    # The same results over twice the decks: a narrower interval (unless all equal).
+    doubled = mean_ci(sample * 2, confidence)
+    if len(set(values)) > 1:
+        assert doubled.half_width < estimate.half_width
+    else:
+        assert doubled.half_width == estimate.half_width == 0.0
 
 
 def test_mean_ci_on_known_data() -> None:
@@ -290,3 +291,38 @@ def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str
         status = int(exit_.code or 0)
     assert status == 2
     assert capsys.readouterr().err.strip()
+
+
+# -- the extra ------------------------------------------------------------------
+
+
+def test_the_tournament_without_scipy_names_its_extra() -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['scipy'] = None  # as if scipy were not installed\n"
+        "from pyrummy.extras import MissingExtraError\n"
+        "try:\n"
+        "    import pyrummy.tournament\n"
+        "except MissingExtraError as exc:\n"
+        "    print(exc)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == (
+        "this needs pyrummy's 'tournament' extra (scipy is missing): "
+        "pip install 'pyrummy[tournament]'"
+    )
+
+
+def test_the_command_without_its_extra_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real_find_spec = importlib.util.find_spec
+
+    def without_scipy(name: str, package: str | None = None) -> ModuleSpec | None:
+        return None if name == "scipy" else real_find_spec(name, package)
+
+    monkeypatch.setattr(importlib.util, "find_spec", without_scipy)
+    assert main(["tournament", "--bots", "simple,random", "--no-files"]) == 2
+    assert "pip install 'pyrummy[tournament]'" in capsys.readouterr().err

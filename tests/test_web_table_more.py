@@ -187,7 +187,7 @@ def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
             continue
         draw = next((a for a in deal.legal_actions() if str(a) == "draw stock"), None)
         if draw is not None:
-            deal = deal.apply(draw)
+            deal.apply(draw)
         actions = {str(a) for a in deal.legal_actions()}
         for action in sorted(actions):
             words = action.split()

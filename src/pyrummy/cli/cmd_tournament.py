@@ -19,7 +19,7 @@ import math
 import secrets
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import (
@@ -32,15 +32,12 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from pyrummy.bots.tournament import (
-    Estimate,
-    TournamentConfig,
-    TournamentError,
-    TournamentResult,
-    decks_for_deals,
-    run_tournament,
-)
+from pyrummy.bots import BOT_NAMES
 from pyrummy.core.rules import find_rules, parse_options
+from pyrummy.extras import require
+
+if TYPE_CHECKING:
+    from pyrummy.tournament import Estimate, TournamentConfig, TournamentResult
 
 #: Re-deals per hard-bot decision in tournaments (deterministic, unlike time).
 DEFAULT_HARD_ROLLOUTS = 32
@@ -150,7 +147,12 @@ def _positive_float(text: str) -> float:
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     """The tournament the arguments ask for; a bad combination raises
-    :class:`TournamentError` (exit status 2)."""
+    :class:`~pyrummy.tournament.TournamentError` (exit status 2)."""
+    # The tournament layer is imported here, not at the top: every command's
+    # module is loaded to build the parser, and only this one needs the extra.
+    require("tournament")
+    from pyrummy.tournament import TournamentConfig, TournamentError, decks_for_deals
+
     bots = tuple(name.strip().lower() for name in args.bots.split(","))
     if any(not name for name in bots):
         raise TournamentError(f"--bots {args.bots!r}: an empty bot name")
@@ -187,7 +189,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
 
 def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
-    from pyrummy.bots import BOT_NAMES
+    from pyrummy.tournament import run_tournament
 
     config.validate(BOT_NAMES)
     err = Console(stderr=True)

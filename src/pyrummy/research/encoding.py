@@ -71,7 +71,9 @@ from pyrummy.core.phases import Phase
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import Settlement
 
+#: The version of the encoding (the layout of the observation tensor).
 ENCODING_VERSION: Final = 1
+#: Entries in a card plane: every card number, the three jokers included.
 CARDS: Final = N_CARDS
 PHASES: Final = (Phase.DEAL, Phase.DRAW, Phase.DECLINE, Phase.MELD, Phase.DISCARD, Phase.OVER)
 _PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}

@@ -116,6 +116,12 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal a new deal and play the opponents up to the learner's first decision.
+
+        ``seed`` reseeds the environment (the first reset uses the constructor's
+        seed); returns the learner's encoded observation and ``info``
+        (``action_mask``, ``seat``).
+        """
         if seed is None and not self._seeded:
             seed = self._seed
         super().reset(seed=seed)
@@ -167,6 +173,12 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
             deal.apply(bot.choose(deal.observe(seat), legal))
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's ``action`` (an action number), then the opponents
+        up to the learner's next decision or the end of the deal.
+
+        Returns ``(observation, reward, terminated, truncated, info)`` as
+        Gymnasium does; an illegal action is handled as ``illegal_action`` says.
+        """
         deal = self._deal()
         if deal.is_over:
             raise RulesError("the deal is over: call reset()")
@@ -214,9 +226,11 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
         return {"action_mask": self.action_masks(), "seat": self.seat}
 
     def render(self) -> str | None:
+        """The deal as text (``render_mode="ansi"`` returns it, ``"human"`` prints it)."""
         return render_for_mode(self._deal(), self.render_mode)
 
     def close(self) -> None:
+        """Drop the current deal."""
         self.deal = None
 
 

@@ -105,7 +105,7 @@ def max_game_length(rules: Rules, players: int) -> int:
 
 
 class DealBox:
-    """A deal held by a state: deep-copied with :meth:`Deal.clone`, pickled as a deal.
+    """A deal held by a state: deep-copied with :meth:`~pyrummy.core.deal.Deal.clone`, pickled as a deal.
 
     OpenSpiel clones a Python state by deep-copying its attributes and
     serializes it by pickling them; a deal pickles the fields its state

@@ -70,7 +70,10 @@ from pyrummy.research.encoding import (
 )
 from pyrummy.research.render import render_for_mode
 
+#: Who acts when: ``"turns"`` (the seat to play, for its whole turn) or ``"cycle"``
+#: (every agent once per cycle, ``WAIT`` when not the seat to play).
 Schedule = Literal["turns", "cycle"]
+#: What an illegal action does: ``"raise"`` an error, or ``"ignore"`` it (the deal unchanged).
 IllegalPolicy = Literal["raise", "ignore"]
 _SCHEDULES: Final = ("turns", "cycle")
 _POLICIES: Final = ("raise", "ignore")
