@@ -546,9 +546,7 @@ def create_app(
         return JSONBytes(seat_state_json(table, seat_of(request, table)))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
-    async def post_action(
-        table_id: str, body: PostAction, request: Request, lang: Lang
-    ) -> Response:
+    async def post_action(table_id: str, body: PostAction, request: Request) -> Response:
         """Play one action for the caller's seat; the answer is the new state."""
         table = await manager().get(table_id)
         seat = acting_seat(request, table)
@@ -558,7 +556,9 @@ def create_app(
             try:
                 await table.apply(seat, body.action)
             except IllegalActionError as exc:
-                raise _explained(exc, body.action, table, lang) from exc
+                # The language only when explaining: as a dependency (Lang) it
+                # cost FastAPI's dependency solving on every action.
+                raise _explained(exc, body.action, table, request_language(request)) from exc
         table.wake_bots()
         return JSONBytes(seat_state_json(table, seat))
 
