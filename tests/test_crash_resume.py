@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +24,7 @@ import httpx
 
 from db_fixtures import committed_rows, load_stored, stored_url
 from pyrummy.server.tables import build_match
+from server_process import kill_server, start_server
 
 
 def free_port() -> int:
@@ -40,12 +39,8 @@ def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[byte
     port = free_port()
     log = data_dir / f"server-{port}.log"
     log_file = log.open("wb")
-    process = subprocess.Popen(
+    process = start_server(
         [
-            sys.executable,
-            "-m",
-            "pyrummy.cli.main",
-            "serve",
             "--port",
             str(port),
             "--data-dir",
@@ -56,10 +51,9 @@ def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[byte
             "off",
             "--allow-bot-only",
         ],
-        stdout=subprocess.DEVNULL,
-        stderr=log_file,
         # DATABASE_URL (PostgreSQL runs) goes through; without it, --data-dir.
-        env=dict(os.environ),
+        env=os.environ,
+        stderr=log_file,
     )
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
     try:
@@ -77,9 +71,7 @@ def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[byte
         yield client, process
     finally:
         client.close()
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
+        kill_server(process)
         log_file.close()
 
 
@@ -182,7 +174,7 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
             ).json()
             running.append(created["table"]["id"])
         wait_for_progress(client, running, {})
-        process.send_signal(signal.SIGKILL)
+        kill_server(process)
         process.wait(10)
     first_kill = committed_actions(tmp_path)
     url = stored_url(tmp_path)
@@ -194,7 +186,7 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
             assert my_state(client, table_id, token) == state
         # The bots play on from where they were, and are killed again mid-flight.
         wait_for_progress(client, running, {t: len(first_kill[t]) for t in running})
-        process.send_signal(signal.SIGKILL)
+        kill_server(process)
         process.wait(10)
     second_kill = committed_actions(tmp_path)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from websockets.sync.client import connect
 
 from db_fixtures import committed_rows, fresh_postgres_database, load_stored
 from pyrummy.server.tables import build_match
+from server_process import kill_server, start_server, stop_server
 
 
 def free_port() -> int:
@@ -43,12 +43,8 @@ def server(
 ) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
     port = free_port()
     with log.open("ab") as log_file:
-        process = subprocess.Popen(
+        process = start_server(
             [
-                sys.executable,
-                "-m",
-                "pyrummy.cli.main",
-                "serve",
                 "--port",
                 str(port),
                 "--bot-delay",
@@ -57,9 +53,8 @@ def server(
                 "off",
                 *options,
             ],
-            stdout=subprocess.DEVNULL,
-            stderr=log_file,
             env={**os.environ, "DATABASE_URL": url},
+            stderr=log_file,
         )
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
     try:
@@ -76,13 +71,7 @@ def server(
         yield client, process
     finally:
         client.close()
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+        stop_server(process)
 
 
 class Watcher(threading.Thread):
@@ -187,8 +176,7 @@ def test_two_processes_serve_one_table_and_survive_the_owner_s_death(
         assert my_turn(first, table_id, token) == my_turn(second, table_id, token)
 
         # The owner of the bots dies mid-match.
-        owner.send_signal(signal.SIGKILL)
-        owner.wait(10)
+        kill_server(owner)
         watchers[0].close()
         for _ in range(8):
             assert act(second, table_id, token)

@@ -17,8 +17,9 @@ from pyrummy.core.match import new_match
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
 from pyrummy.server import Settings, create_app
-from pyrummy.server.botpool import BotPool
+from pyrummy.server.botpool import INLINE_BUDGET, BotPool
 from pyrummy.server.ratelimit import RateLimits
+from pyrummy.server.storage import SeatSpec
 from test_server_helpers import create, wait_for
 
 
@@ -182,9 +183,91 @@ def test_a_worker_past_the_limit_is_stopped_and_replaced() -> None:
             # queued behind the stuck one.
             assert pool._warming is not None
             await pool._warming
-            action, _ = await pool.choose(make_bot("simple", 1), "easy", observation, legal)
+            action, _ = await pool.choose(make_bot("simple", 1), "medium", observation, legal)
             assert action in legal
         finally:
             pool.shutdown()
 
     asyncio.run(run())
+
+
+class BusyBot(WhereBot):
+    """Decides in the process it is in, after ``cpu`` seconds of CPU."""
+
+    def __init__(self, cpu: float) -> None:
+        super().__init__()
+        self.cpu = cpu
+
+    def choose(self, observation: Observation, legal: list[Action]) -> Action:
+        started = time.thread_time()
+        while time.thread_time() - started < self.cpu:
+            pass
+        return super().choose(observation, legal)
+
+
+def test_cheap_bots_decide_inline_and_the_others_in_a_worker() -> None:
+    observation, legal = a_decision()
+
+    async def run() -> tuple[list[int], list[int], list[int]]:
+        pool = BotPool(workers=1)
+        await pool.warm_up()
+        try:
+            easy: Any = WhereBot()
+            for _ in range(2):
+                _, easy = await pool.choose(easy, "easy", observation, legal, "easy:knock:3")
+            # No key (a game with jokers): the worker, whatever the bot.
+            jokers: Any = WhereBot()
+            _, jokers = await pool.choose(jokers, "easy", observation, legal, None)
+            medium: Any = WhereBot()
+            _, medium = await pool.choose(medium, "medium", observation, legal, "medium:knock:3")
+            return easy.decided_in, jokers.decided_in, medium.decided_in
+        finally:
+            pool.shutdown()
+
+    easy, jokers, medium = asyncio.run(run())
+    assert easy == [os.getpid(), os.getpid()]
+    assert len(jokers) == 1 and jokers[0] != os.getpid()
+    assert len(medium) == 1 and medium[0] != os.getpid()
+
+
+def test_a_cheap_bot_over_the_inline_budget_goes_to_the_workers_from_then_on() -> None:
+    observation, legal = a_decision()
+
+    async def run() -> list[int]:
+        pool = BotPool(workers=1)
+        await pool.warm_up()
+        try:
+            bot: Any = BusyBot(cpu=2 * INLINE_BUDGET)
+            _, bot = await pool.choose(bot, "easy", observation, legal, "easy:rummy:4")
+            assert pool.too_slow_inline == {"easy:rummy:4"}
+            _, bot = await pool.choose(bot, "easy", observation, legal, "easy:rummy:4")
+            # Another kind of game still decides inline.
+            _, bot = await pool.choose(bot, "easy", observation, legal, "easy:knock:3")
+            return bot.decided_in  # type: ignore[no-any-return]
+        finally:
+            pool.shutdown()
+
+    decided_in = asyncio.run(run())
+    here = os.getpid()
+    assert decided_in[0] == here and decided_in[1] != here and decided_in[2] == here
+
+
+def test_a_table_with_jokers_sends_even_cheap_bots_to_the_workers() -> None:
+    from pyrummy.server.storage import Store, StoredTable
+    from pyrummy.server.tables import LiveTable, new_table_spec
+
+    async def keys() -> tuple[str | None, str | None]:
+        store = await Store.open("sqlite://")
+        try:
+            found: list[str | None] = []
+            for preset in ("knock", "rotham"):
+                spec = new_table_spec(
+                    preset, {}, [SeatSpec("human"), SeatSpec("bot", "easy")], 0.5, seed=3
+                )
+                table = LiveTable(StoredTable(spec, [None, None], "live", None, None, []), store)
+                found.append(table._inline_key("easy"))
+            return found[0], found[1]
+        finally:
+            await store.close()
+
+    assert asyncio.run(keys()) == ("easy:knock:2", None)

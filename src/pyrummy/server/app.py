@@ -75,6 +75,7 @@ from pyrummy.server.tables import (
     BotFactory,
     Lifecycle,
     LiveTable,
+    Subscriber,
     TableError,
     TableManager,
     default_bot_factory,
@@ -546,9 +547,7 @@ def create_app(
         return JSONBytes(seat_state_json(table, seat_of(request, table)))
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
-    async def post_action(
-        table_id: str, body: PostAction, request: Request, lang: Lang
-    ) -> Response:
+    async def post_action(table_id: str, body: PostAction, request: Request) -> Response:
         """Play one action for the caller's seat; the answer is the new state."""
         table = await manager().get(table_id)
         seat = acting_seat(request, table)
@@ -558,7 +557,9 @@ def create_app(
             try:
                 await table.apply(seat, body.action)
             except IllegalActionError as exc:
-                raise _explained(exc, body.action, table, lang) from exc
+                # The language only when explaining: as a dependency (Lang) it
+                # cost FastAPI's dependency solving on every action.
+                raise _explained(exc, body.action, table, request_language(request)) from exc
         table.wake_bots()
         return JSONBytes(seat_state_json(table, seat))
 
@@ -617,6 +618,7 @@ def create_app(
         offered = websocket.scope.get("subprotocols") or []
         await websocket.accept(subprotocol=WS_SUBPROTOCOL if WS_SUBPROTOCOL in offered else None)
         subscriber = table.subscribe(seat)
+        receiver: asyncio.Task[None] | None = None
         try:
             events = table.missed_events(seat, since) if since >= 0 else None
             for event in events or []:
@@ -630,15 +632,13 @@ def create_app(
                 }
             )
             receiver = asyncio.create_task(_drain(websocket))
+            # The client going away is one more message in the queue: a task
+            # and an asyncio.wait per message cost more than the send.
+            receiver.add_done_callback(lambda _: _client_gone(subscriber))
             while True:
-                getter = asyncio.create_task(subscriber.queue.get())
-                done, _ = await asyncio.wait(
-                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if receiver in done:
-                    getter.cancel()
+                message = await subscriber.queue.get()
+                if message is CLIENT_GONE:
                     break
-                message = getter.result()
                 if message is None or (
                     isinstance(message, dict) and message.get("type") == "closing"
                 ):
@@ -650,10 +650,11 @@ def create_app(
                     await websocket.send_text(message)
                 else:
                     await websocket.send_json(message)
-            receiver.cancel()
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            if receiver is not None:
+                receiver.cancel()
             table.unsubscribe(subscriber)
 
     @app.get("/api/matches", tags=["matches"])
@@ -765,6 +766,16 @@ class _MeldRefused(IllegalActionError):
     def __init__(self, explanation: str) -> None:
         super().__init__(explanation)
         self.explanation = explanation
+
+
+#: Put in a subscriber's queue when its client has gone away.
+CLIENT_GONE: dict[str, Any] = {"type": "client-gone"}
+
+
+def _client_gone(subscriber: Subscriber) -> None:
+    # A full queue is being sent: the next send finds the socket closed.
+    with contextlib.suppress(asyncio.QueueFull):
+        subscriber.queue.put_nowait(CLIENT_GONE)
 
 
 async def _drain(websocket: WebSocket) -> None:

@@ -11,6 +11,14 @@ A decision that takes longer than ``think_limit`` seconds is abandoned: its
 worker processes are stopped and replaced (the late result is never used),
 the table plays the simple bot's move instead (logged) and goes on; a worker
 that dies is replaced.
+
+The cheap bots (random, easy, simple) decide on the event loop instead: a
+decision of theirs costs ~0.05 ms of CPU, while sending it to a worker costs
+~0.3 ms of pickling alone, plus the pipe and the worker's wake-up, for every
+move. Only where they are known to be cheap: not with jokers (a rotham hand
+with jokers once took the easy bot 155 ms), and a kind of game where one
+inline decision ever took over :data:`INLINE_BUDGET` goes to the workers
+from then on.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,8 +37,12 @@ from pyrummy.core.observation import Observation
 
 log = logging.getLogger("pyrummy.server")
 
-#: Bots cheap enough to decide on the event loop (microseconds per decision).
-INLINE_BOTS = frozenset({"random"})
+#: Bots cheap enough to decide on the event loop (~0.05 ms per decision, well
+#: under 1 ms at worst, on games without jokers: benchmarks/README.md, load).
+INLINE_BOTS = frozenset({"random", "easy", "simple"})
+#: CPU seconds one inline decision may take before its kind of game
+#: (``inline_key``) is sent to the workers instead.
+INLINE_BUDGET = 0.005
 #: The default bound on one bot decision, in seconds.
 DEFAULT_THINK_LIMIT = 5.0
 
@@ -59,6 +72,8 @@ class BotPool:
         self.think_limit = think_limit
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._warming: asyncio.Task[None] | None = None
+        #: Kinds of game (``inline_key``) whose inline decisions proved too slow.
+        self.too_slow_inline: set[str] = set()
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._executor is None:
@@ -80,15 +95,43 @@ class BotPool:
             *(loop.run_in_executor(pool, _ready, self.workers) for _ in range(self.workers))
         )
 
+    def decides_inline(self, kind: str | None, inline_key: str | None) -> bool:
+        """Whether a ``kind`` bot decides on the event loop in this kind of game
+        (``inline_key``; None: a game where no bot may, e.g. with jokers)."""
+        return (
+            kind in INLINE_BOTS
+            and inline_key is not None
+            and (inline_key not in self.too_slow_inline)
+        )
+
     async def choose(
-        self, bot: Any, kind: str | None, observation: Observation, legal: Sequence[Action]
+        self,
+        bot: Any,
+        kind: str | None,
+        observation: Observation,
+        legal: Sequence[Action],
+        inline_key: str | None = None,
     ) -> tuple[Any, Any]:
         """``(action, bot)``: the decision and the bot to keep for the next one.
 
+        ``inline_key`` names the kind of game (bot, variant, players) where a
+        cheap bot may decide inline (see the module's docstring); None: it may not.
         Raises ``TimeoutError`` past :attr:`think_limit`, or what the bot raised.
         """
-        if kind in INLINE_BOTS:
-            return bot.choose(observation, legal), bot
+        if self.decides_inline(kind, inline_key):
+            started = time.thread_time()
+            action = bot.choose(observation, legal)
+            spent = time.thread_time() - started
+            if spent > INLINE_BUDGET and inline_key is not None:
+                log.warning(
+                    "a %s bot took %.1f ms on the event loop (%s): its decisions there"
+                    " go to the workers from now on",
+                    kind,
+                    1000 * spent,
+                    inline_key,
+                )
+                self.too_slow_inline.add(inline_key)
+            return action, bot
         if self.workers <= 0:
             action = await asyncio.wait_for(
                 asyncio.to_thread(bot.choose, observation, legal), self.think_limit

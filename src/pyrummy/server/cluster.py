@@ -11,9 +11,11 @@ address. What keeps them consistent:
   acting through one process and reading through another sees its own
   actions.
 * **Events reach every process.** Storing an action (or a "Next deal", or a
-  bot pause change) sends ``NOTIFY pyrummy, 'table:seq'`` in the same
-  transaction; every process ``LISTEN``\\ s, catches the table up and sends
-  the events, in order and once each, to its own WebSocket subscribers.
+  bot pause change) sends ``NOTIFY pyrummy, 'table:seq:seat:action'`` in the
+  same transaction; every process ``LISTEN``\\ s, applies the action it
+  carries (reading the table's newer actions instead when one is missing)
+  and sends the events, in order and once each, to its own WebSocket
+  subscribers.
 * **One process plays a table's bots**: the one holding the table's
   PostgreSQL advisory lock, taken on a connection kept open for that. Other
   processes keep the table's bots switched off. When the owner dies, its
@@ -41,6 +43,7 @@ from pyrummy.server.storage import (
     TABLES_TABLE,
     Store,
     StoredAction,
+    parse_notice,
 )
 from pyrummy.server.tables import LiveTable, TableError, TableManager
 
@@ -132,6 +135,8 @@ class Cluster:
         #: (a bot thinking, a commit) never delays the events of the others.
         self._pending: dict[str, set[str]] = {}
         self._runners: dict[str, asyncio.Task[None]] = {}
+        #: Actions carried by notifications, not applied yet (by table, by number).
+        self._carried: dict[str, dict[int, StoredAction]] = {}
         #: When a table found waiting for a person was last loaded by adopt_orphans.
         self._waiting_checked: dict[str, float] = {}
         #: Set once the listening connection is up (tests wait for it).
@@ -183,6 +188,7 @@ class Cluster:
     async def release(self, table_id: str) -> None:
         """The table left this process's memory: another process may play its bots."""
         self._idle_bots.pop(table_id, None)
+        self._carried.pop(table_id, None)
         if table_id not in self._owned:
             return
         self._owned.discard(table_id)
@@ -251,7 +257,7 @@ class Cluster:
     async def _listen(self) -> None:
         assert self._listener is not None
         async for notice in self._listener.notifies():
-            table_id, _, what = notice.payload.partition(":")
+            table_id, what, action = parse_notice(notice.payload)
             table = self.manager.tables.get(table_id)
             if table is None:
                 continue
@@ -259,10 +265,16 @@ class Cluster:
                 self.notified(table_id, "meta")
             elif not what.isdigit() or int(what) > table.seq:
                 # Not an action this process stored itself or already read.
-                self.notified(table_id, "actions")
+                if action is None:
+                    self.notified(table_id, "actions")
+                else:
+                    self._carried.setdefault(table_id, {})[action.seq] = action
+                    self.notified(table_id, "carried")
 
     def notified(self, table_id: str, what: str) -> None:
-        """Catch ``table_id`` up (``actions`` or ``meta``) in its own task."""
+        """Catch ``table_id`` up in its own task: ``actions`` (read what it
+        missed), ``carried`` (apply the notified actions; read only past a
+        gap) or ``meta``."""
         self._pending.setdefault(table_id, set()).add(what)
         runner = self._runners.get(table_id)
         if runner is None or runner.done():
@@ -275,12 +287,16 @@ class Cluster:
             while (pending := self._pending.pop(table_id, None)) is not None:
                 table = self.manager.tables.get(table_id)
                 if table is None:
+                    self._carried.pop(table_id, None)
                     continue
                 try:
                     async with table.lock:
                         # Actions first: a showdown read here sets who is still
                         # looking at it, which the acknowledgements then narrow.
-                        if "actions" in pending:
+                        # A carried action is applied without a read; "actions"
+                        # (a notification without one, a reconnection) reads.
+                        complete = self._apply_carried(table)
+                        if "actions" in pending or ("carried" in pending and not complete):
                             await catch_up(table, self.store)
                         if "meta" in pending:
                             await refresh_meta(table, self.store)
@@ -290,6 +306,17 @@ class Cluster:
         finally:
             if self._runners.get(table_id) is asyncio.current_task():
                 del self._runners[table_id]
+
+    def _apply_carried(self, table: LiveTable) -> bool:
+        """Apply the actions the notifications carried, in order (call with the
+        table's lock held); False when one is missing (not carried, or a
+        notification lost), so that the table must read what it missed."""
+        carried = self._carried.pop(table.table_id, {})
+        while (action := carried.pop(table.seq + 1, None)) is not None:
+            table.take_stored(action)
+        # What is left is either known already (stored by this process, or
+        # read meanwhile) or past a gap.
+        return all(seq <= table.seq for seq in carried)
 
     async def _take_over_forever(self) -> None:
         while True:

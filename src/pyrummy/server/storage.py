@@ -182,11 +182,19 @@ def _is_sqlite_memory(url: str) -> bool:
     return url.partition("://")[2] in ("", "/:memory:")
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, isolation_level: str | None = None) -> AsyncEngine:
     url = async_url(url)
     if url.startswith("sqlite"):
         in_memory = _is_sqlite_memory(url)
-        engine = create_async_engine(url, poolclass=StaticPool if in_memory else None)
+        engine = create_async_engine(
+            url,
+            poolclass=StaticPool if in_memory else None,
+            # One writer at a time: a write waits for the one under way (the
+            # group commit, a table's creation) rather than fail with
+            # "database is locked" after the driver's default 5 s, which a
+            # loaded server's commit took (500s at table creation, load test).
+            connect_args={"timeout": 60},
+        )
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -204,7 +212,8 @@ def make_engine(url: str) -> AsyncEngine:
     # died with the server fails its one query, and SQLAlchemy then replaces
     # every connection of the pool. More connections than the default: every
     # request reads (see Store.read) and catching up runs per table.
-    return create_async_engine(url, pool_size=20, max_overflow=20, pool_recycle=3600)
+    options: dict[str, Any] = {"isolation_level": isolation_level} if isolation_level else {}
+    return create_async_engine(url, pool_size=20, max_overflow=20, pool_recycle=3600, **options)
 
 
 class Store:
@@ -220,7 +229,13 @@ class Store:
         #: On PostgreSQL every change is announced to the other server processes
         #: (``NOTIFY``, sent when the transaction commits; see ``cluster.py``).
         self.notifies = engine.dialect.name == "postgresql"
-        self._appends = _GroupCommit(engine, self.notifies)
+        #: PostgreSQL: connections in autocommit (a pool of their own, so that
+        #: the level never leaks to the others) for single statements: a read
+        #: or a batch of actions is one round trip, not BEGIN, it, COMMIT.
+        self.autocommit: AsyncEngine | None = (
+            make_engine(url, isolation_level="AUTOCOMMIT") if self.notifies else None
+        )
+        self._appends = _GroupCommit(engine, self.notifies, self.autocommit)
 
     async def _announce(self, connection: AsyncConnection, table_id: str, what: str) -> None:
         if self.notifies:
@@ -256,13 +271,11 @@ class Store:
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncConnection]:
         """A connection for reads (what the cluster does before answering for
-        a table, at every request).
-
-        Not in autocommit: tried on PostgreSQL (one round trip less), the
-        isolation level stayed on pooled connections that the group commit
-        then used, whose batches were committed row by row.
+        a table, at every request): on PostgreSQL in autocommit, from a pool
+        of its own (on the main pool the level stayed on pooled connections
+        that the group commit then used, whose batches were committed row by row).
         """
-        async with self.engine.connect() as connection:
+        async with (self.autocommit or self.engine).connect() as connection:
             yield connection
 
     async def create_table(self, spec: TableSpec, token_digests: Sequence[str | None]) -> None:
@@ -401,6 +414,8 @@ class Store:
     async def close(self) -> None:
         await self._appends.drain()
         await self.engine.dispose()
+        if self.autocommit is not None:
+            await self.autocommit.dispose()
 
 
 @dataclass
@@ -428,9 +443,12 @@ class _GroupCommit:
     a batch (a table awaits each before the next), so their order holds.
     """
 
-    def __init__(self, engine: AsyncEngine, notifies: bool = False) -> None:
+    def __init__(
+        self, engine: AsyncEngine, notifies: bool = False, autocommit: AsyncEngine | None = None
+    ) -> None:
         self.engine = engine
         self.notifies = notifies
+        self.autocommit = autocommit
         self.queue: list[_Append] = []
         self.writer: asyncio.Task[None] | None = None
 
@@ -477,6 +495,31 @@ class _GroupCommit:
             raise
 
     async def _write(self, batch: list[_Append]) -> None:
+        if self.autocommit is not None and all(item.result is None for item in batch):
+            # PostgreSQL, no match ends: the rows and their notifications in
+            # one statement (atomic on its own), one round trip.
+            async with self.autocommit.connect() as connection:
+                await connection.execute(
+                    text(
+                        "WITH stored AS (INSERT INTO actions (table_id, seq, seat, text, at)"
+                        " SELECT * FROM unnest(CAST(:table_ids AS text[]), CAST(:seqs AS int[]),"
+                        " CAST(:seats AS int[]), CAST(:texts AS text[]),"
+                        " CAST(:ats AS float8[])) RETURNING 1)"
+                        " SELECT pg_notify(:channel, payload)"
+                        " FROM unnest(CAST(:payloads AS text[])) WITH ORDINALITY AS p(payload, n)"
+                        " ORDER BY n"
+                    ),
+                    {
+                        "table_ids": [a.table_id for a in batch],
+                        "seqs": [a.seq for a in batch],
+                        "seats": [a.seat for a in batch],
+                        "texts": [a.text for a in batch],
+                        "ats": [a.at for a in batch],
+                        "channel": NOTIFY_CHANNEL,
+                        "payloads": [notice_of(a) for a in batch],
+                    },
+                )
+            return
         async with self.engine.begin() as connection:
             await connection.execute(
                 insert(ACTIONS_TABLE),
@@ -513,9 +556,38 @@ class _GroupCommit:
                     ),
                     {
                         "channel": NOTIFY_CHANNEL,
-                        "payloads": [f"{item.table_id}:{item.seq}" for item in batch],
+                        "payloads": [notice_of(item) for item in batch],
                     },
                 )
+
+
+def notice_of(item: _Append) -> str:
+    """The NOTIFY payload of a stored action: ``table:seq:seat:text``.
+
+    It carries the action itself (at most 200 characters; a payload may have
+    8000), so that the other processes apply it without reading it back.
+
+    >>> notice_of(_Append("t1", 7, 2, "discard 9H", None, 0.0))
+    't1:7:2:discard 9H'
+    """
+    return f"{item.table_id}:{item.seq}:{item.seat}:{item.text}"
+
+
+def parse_notice(payload: str) -> tuple[str, str, StoredAction | None]:
+    """``(table_id, what, action)`` of a NOTIFY payload: ``what`` is ``meta`` or
+    the action's number; ``action`` when the payload carries it.
+
+    >>> parse_notice("t1:7:2:discard 9H")
+    ('t1', '7', StoredAction(seq=7, seat=2, text='discard 9H'))
+    >>> parse_notice("t1:meta"), parse_notice("t1:7")
+    (('t1', 'meta', None), ('t1', '7', None))
+    """
+    table_id, _, rest = payload.partition(":")
+    what, _, carried = rest.partition(":")
+    seat, _, text = carried.partition(":")
+    if what.isdigit() and seat.isdigit() and text:
+        return table_id, what, StoredAction(int(what), int(seat), text)
+    return table_id, what, None
 
 
 def _settle(item: _Append, error: Exception | None) -> None:

@@ -415,7 +415,7 @@ class LiveTable:
                 kind = self.spec.seats[seat].bot
                 try:
                     action, self.bots[seat] = await self.bot_pool.choose(
-                        self.bots[seat], kind, observation, legal
+                        self.bots[seat], kind, observation, legal, self._inline_key(kind)
                     )
                 except TimeoutError:
                     # Its decision is abandoned (the bot keeps its state from
@@ -439,6 +439,13 @@ class LiveTable:
                     # Not stored (the table was read back from storage): the
                     # loop looks again at who is to move, rather than die.
                     continue
+
+    def _inline_key(self, kind: str | None) -> str | None:
+        """The kind of game a cheap bot may decide inline in (see botpool); None
+        with jokers, where a decision of the cheap bots can take 100 ms and more."""
+        if self.rules.jokers:
+            return None
+        return f"{kind}:{self.spec.preset}:{len(self.spec.seats)}"
 
     def is_idle(self) -> bool:
         """Nobody watches and no bot is playing: the table may leave memory."""
