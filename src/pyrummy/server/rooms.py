@@ -813,6 +813,13 @@ class RoomKeeper:
             legal = table.match.legal_actions()
             action = make_bot(STAND_IN_BOT, seed=table.seq).choose(observation, legal)
             await table.apply(seat, str(action))
+        log.info(
+            "room %s: the stand-in played %s for seat %d (%s)",
+            room.code,
+            action,
+            seat,
+            "abandoned" if status.get("abandoned") else "turn timer",
+        )
         table.wake_bots()
         return steps + 1
 
