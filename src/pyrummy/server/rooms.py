@@ -15,7 +15,15 @@ room's own state is read from storage on every poll.
 **Presence.** The page polls the room every couple of seconds; a poll stamps
 the seat (or the watcher) as seen. A seat not seen for
 :attr:`RoomSettings.presence_timeout` seconds is *disconnected*; one gone for
-the room's grace period is *abandoned*.
+the room's grace period is *abandoned*. Polled rather than pushed on
+purpose: the poll *is* the heartbeat presence needs (a WebSocket's mere being
+open is known only to the process holding it), and it brings the room and new
+chat back in the same request; a push would need a notification per presence
+stamp across processes for no fewer requests.
+
+**Bounded.** Chat keeps the newest :attr:`RoomSettings.chat_kept` messages of
+a room; :meth:`RoomKeeper.prune` closes rooms that are over and deletes their
+chat and presence, and watchers not seen for a while.
 
 **Stand-ins.** The :class:`RoomKeeper` of the process that plays the table's
 bots (every process on SQLite, the advisory-lock owner on PostgreSQL) makes

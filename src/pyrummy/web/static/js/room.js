@@ -555,10 +555,10 @@ export class RoomView {
 /** What a person's seat shows besides the name: [kind, text] pairs. */
 function seatMarks(seat) {
   if (seat.kind !== "human") return [];
-  if (seat.abandoned) return [["bot-playing", t("friends.botPlayingFor", { name: seat.name })]];
   const marks = [];
   if (!seat.connected) marks.push(["disconnected", t("friends.disconnected")]);
-  if (seat.away) marks.push(["away", t("friends.away")]);
+  if (seat.abandoned) marks.push(["bot-playing", t("friends.botPlayingFor", { name: seat.name })]);
+  else if (seat.away) marks.push(["away", t("friends.away")]);
   return marks;
 }
 
