@@ -1,7 +1,7 @@
 """Private tables for friends (rooms): the API, every refusal, stand-ins.
 
 Every refused request is a precise 4xx and stores nothing: the room as every
-seat sees it is the same after it.
+seat sees it is the same after it. Each test runs on SQLite and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -21,9 +21,21 @@ from test_server_helpers import app_client, headers, state
 FAST = RoomSettings(presence_timeout=1.0, tick=3600.0, grace_choices=(2, 120))
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest) -> str | None:
+    """The database of the test's server: its data folder's SQLite (None), or
+    a fresh database on the PostgreSQL cluster of tests/db_fixtures.py."""
+    if request.param == "sqlite":
+        return None
+    from db_fixtures import fresh_postgres_database
+
+    url: str = fresh_postgres_database(request.getfixturevalue("postgres_server"))
+    return url
+
+
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with app_client(tmp_path, rooms=FAST, bot_workers=0) as test_client:
+def client(tmp_path: Path, db: str | None) -> Iterator[TestClient]:
+    with app_client(tmp_path, database_url=db, rooms=FAST, bot_workers=0) as test_client:
         yield test_client
 
 
@@ -55,9 +67,11 @@ def room(client: TestClient, code: str, token: str | None = None) -> dict[str, A
 
 
 def unchanged(client: TestClient, code: str, before: dict[str, Any]) -> None:
+    """The room is as it was (the table's own progress aside: a bot may move)."""
     after = room(client, code)
-    assert {k: v for k, v in after.items() if k != "seats"} == {
-        k: v for k, v in before.items() if k != "seats"
+    moving = {"seats", "to_play", "over"}
+    assert {k: v for k, v in after.items() if k not in moving} == {
+        k: v for k, v in before.items() if k not in moving
     }
     assert [(s["kind"], s["name"], s["bot"]) for s in after["seats"]] == [
         (s["kind"], s["name"], s["bot"]) for s in before["seats"]
@@ -76,7 +90,18 @@ def started_room(client: TestClient) -> tuple[str, str, str, str]:
     boris = join(client, code).json()["token"]
     response = client.post(f"/api/rooms/{code}/start", headers=headers(created["token"]))
     assert response.status_code == 200, response.text
-    return code, response.json()["table_id"], created["token"], boris
+    table = response.json()["table_id"]
+    people_to_play(client, table, created["token"])
+    return code, table, created["token"], boris
+
+
+def people_to_play(client: TestClient, table: str, token: str) -> int:
+    """Wait while the bot (seat 3) plays: then only a person moves the table."""
+    deadline = time.monotonic() + 20
+    while (current := state(client, table, token)["observation"]["current_seat"]) not in (0, 1):
+        assert time.monotonic() < deadline, "the bot did not play"
+        time.sleep(0.05)
+    return int(current)
 
 
 def test_a_room_code_is_easy_to_read_aloud(client: TestClient) -> None:
@@ -181,7 +206,7 @@ def test_refusals_store_nothing(client: TestClient) -> None:
     refused(client.post(f"/api/rooms/{code}/again", headers=headers(anna)), 409, "room.not_over")
     unchanged(client, code, before)
     # Acting for another seat at the table: out of turn, nothing changes.
-    current = state(client, table, anna)["observation"]["current_seat"]
+    current = people_to_play(client, table, anna)
     other = boris if current == 0 else anna
     seq = state(client, table, anna)["seq"]
     response = client.post(
@@ -201,7 +226,7 @@ def test_room_creation_refusals(client: TestClient) -> None:
     refused(create(seats=[{"kind": "you"}, {"kind": "bot", "bot": "easy"}]), 422, "room.no_friend")
     refused(create(grace=7), 422, "room.bad_grace")
     assert create(name="x" * 25).status_code == 422
-    assert create(turn_timer=45).status_code == 422
+    refused(create(turn_timer=45), 422, "room.bad_timer")
     assert create(seats=[{"kind": "you"}, {"kind": "open"}], preset="gin").status_code == 201
     too_many = [{"kind": "you"}, {"kind": "open"}, {"kind": "open"}]
     assert create(seats=too_many, preset="gin").status_code == 400
@@ -379,9 +404,11 @@ def test_a_table_without_a_room_has_no_room(client: TestClient) -> None:
     refused(client.get("/api/tables/ab'%25x/room"), 404, "room.not_found")
 
 
-def test_room_codes_cannot_be_guessed_fast(tmp_path: Path) -> None:
+def test_room_codes_cannot_be_guessed_fast(tmp_path: Path, db: str | None) -> None:
     limits = RateLimits(create=None, act="3/minute", connect=None)
-    with app_client(tmp_path, rooms=FAST, bot_workers=0, rate_limits=limits) as client:
+    with app_client(
+        tmp_path, database_url=db, rooms=FAST, bot_workers=0, rate_limits=limits
+    ) as client:
         answers = [client.get("/api/rooms/ZZZZZZ").status_code for _ in range(4)]
     assert answers == [404, 404, 404, 429]
 
@@ -402,3 +429,187 @@ def test_nobody_stands_in_when_every_person_has_gone(client: TestClient) -> None
     seq = state(client, table, anna)["seq"]
     assert keeper_tick(client, time.time() + 1000) == 0
     assert state(client, table, anna)["seq"] == seq
+
+
+def test_room_starts_obey_the_caps_on_unfinished_tables(tmp_path: Path, db: str | None) -> None:
+    """A room's table counts as one more unfinished table of the creator's
+    address and of the server, as a table of POST /api/tables does."""
+    with app_client(
+        tmp_path, database_url=db, rooms=FAST, bot_workers=0, max_tables_per_client=1
+    ) as client:
+        code, _table, _anna, _boris = started_room(client)
+        # The room's table fills this client's one place: no more tables ...
+        refused(client.post("/api/tables", json={"bots": ["easy"]}), 429, "table.too_many_yours")
+        # ... and no second room start: 429, the room still waiting, nothing stored.
+        created = make_room(client)
+        second, anna = created["room"]["code"], created["token"]
+        join(client, second)
+        before = room(client, second)
+        response = client.post(f"/api/rooms/{second}/start", headers=headers(anna))
+        refused(response, 429, "table.too_many_yours")
+        unchanged(client, second, before)
+        assert room(client, second)["status"] == "waiting" and before["table_id"] is None
+        assert client.get("/api/matches?status=all").json()["total"] == 1
+        # Refusals that come first stay first: nobody but the creator may start.
+        refused(client.post(f"/api/rooms/{second}/start"), 401, "seat.token_missing")
+        assert room(client, code)["status"] == "started"
+
+
+def test_a_room_start_is_refused_when_the_server_is_full(tmp_path: Path, db: str | None) -> None:
+    with app_client(tmp_path, database_url=db, rooms=FAST, bot_workers=0, max_tables=1) as client:
+        client.post("/api/tables", json={"bots": ["easy"]})
+        created = make_room(client)
+        code, anna = created["room"]["code"], created["token"]
+        join(client, code)
+        before = room(client, code)
+        refused(
+            client.post(f"/api/rooms/{code}/start", headers=headers(anna)), 503, "table.server_full"
+        )
+        unchanged(client, code, before)
+        assert client.get("/api/matches?status=all").json()["total"] == 1
+
+
+def finish_match(client: TestClient, table: str, tokens: dict[int, str]) -> None:
+    from pyrummy.bots import make_bot
+
+    app: Any = client.app
+    for _ in range(400):
+        live = app.state.tables.tables[table]
+        if live.is_over:
+            return
+        seat = live.match.current_seat
+        action = make_bot("simple", 1).choose(live.match.observe(seat), live.match.legal_actions())
+        response = client.post(
+            f"/api/tables/{table}/actions",
+            json={"action": str(action)},
+            headers=headers(tokens[seat]),
+        )
+        assert response.status_code == 200, response.text
+    raise AssertionError("the match did not end")
+
+
+def test_play_again_obeys_the_caps(tmp_path: Path, db: str | None) -> None:
+    with app_client(
+        tmp_path, database_url=db, rooms=FAST, bot_workers=0, max_tables_per_client=1
+    ) as client:
+        created = make_room(
+            client,
+            seats=[{"kind": "you"}, {"kind": "open"}],
+            options={"match_end": "deals", "deals": 1},
+        )
+        code, anna = created["room"]["code"], created["token"]
+        boris = join(client, code).json()["token"]
+        table = client.post(f"/api/rooms/{code}/start", headers=headers(anna)).json()["table_id"]
+        finish_match(client, table, {0: anna, 1: boris})
+        # The finished match no longer counts; another unfinished table does.
+        assert client.post("/api/tables", json={"bots": ["easy"]}).status_code == 201
+        before = room(client, code)
+        refused(
+            client.post(f"/api/rooms/{code}/again", headers=headers(anna)),
+            429,
+            "table.too_many_yours",
+        )
+        unchanged(client, code, before)
+        assert client.get("/api/matches?status=all").json()["total"] == 2
+
+
+def prune(client: TestClient, now: float) -> int:
+    app: Any = client.app
+    from pyrummy.server.rooms import RoomKeeper
+
+    async def run() -> int:
+        return await RoomKeeper(app.state.rooms).prune(now=now)
+
+    result: int = client.portal.call(run)  # type: ignore[union-attr]
+    return result
+
+
+def rows(client: TestClient, table: Any, code: str) -> int:
+    app: Any = client.app
+
+    async def run() -> int:
+        from sqlalchemy import func, select
+
+        async with app.state.store.transaction() as connection:
+            count = await connection.scalar(
+                select(func.count()).select_from(table).where(table.c.code == code)
+            )
+        return int(count or 0)
+
+    result: int = client.portal.call(run)  # type: ignore[union-attr]
+    return result
+
+
+def test_chat_keeps_the_newest_messages_of_a_room_only(tmp_path: Path, db: str | None) -> None:
+    from pyrummy.server.rooms import CHAT
+
+    few = RoomSettings(tick=3600.0, chat_kept=3, chat_gap=0.0, chat_burst=100)
+    with app_client(tmp_path, database_url=db, rooms=few, bot_workers=0) as client:
+        code, _table, anna, _boris = started_room(client)
+        for n in range(7):
+            said = client.post(
+                f"/api/rooms/{code}/chat", json={"text": f"m{n}"}, headers=headers(anna)
+            )
+            assert said.status_code == 201, said.text
+        assert rows(client, CHAT, code) == 3
+        chat = client.post(f"/api/rooms/{code}/poll", json={"since": 0}, headers=headers(anna))
+        assert [m["text"] for m in chat.json()["chat"]] == ["m4", "m5", "m6"]
+
+
+def test_the_keeper_prunes_rooms_that_are_over(client: TestClient) -> None:
+    from pyrummy.server.rooms import CHAT, PRESENCE
+
+    settings = FAST
+    # A waiting room nobody started: closed after a day, its rows deleted.
+    waiting = make_room(client)["room"]["code"]
+    client.post(f"/api/rooms/{waiting}/poll", json={"watcher": "w" * 12, "name": "Gleb"})
+    assert prune(client, time.time()) == 0
+    assert rows(client, PRESENCE, waiting) == 1
+    assert prune(client, time.time() + settings.waiting_ttl + 1) == 1
+    assert room(client, waiting)["status"] == "closed"
+    assert rows(client, PRESENCE, waiting) == 0
+    refused(join(client, waiting), 410, "room.closed")
+    # A started room: kept while its table is live, however old ...
+    code, table, anna, _boris = started_room(client)
+    client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(anna))
+    client.post(f"/api/rooms/{code}/chat", json={"text": "hi"}, headers=headers(anna))
+    assert prune(client, time.time() + 10 * settings.ended_ttl) == 0
+    assert rows(client, CHAT, code) == 1
+    # ... and for a while after its table ended (closed as abandoned here).
+    app: Any = client.app
+
+    async def close() -> None:
+        await app.state.tables.close(app.state.tables.tables[table])
+
+    client.portal.call(close)  # type: ignore[union-attr]
+    assert prune(client, time.time()) == 0
+    assert rows(client, CHAT, code) == 1 and rows(client, PRESENCE, code) == 1
+    assert prune(client, time.time() + settings.ended_ttl + 1) == 1
+    assert rows(client, CHAT, code) == 0 and rows(client, PRESENCE, code) == 0
+    assert room(client, code)["status"] == "closed"
+    refused(client.post(f"/api/rooms/{code}/again", headers=headers(anna)), 410, "room.closed")
+    # The table page still finds its (closed) room: the players' names stay shown.
+    assert client.get(f"/api/tables/{table}/room").json()["code"] == code
+
+
+def test_stale_watchers_are_forgotten(client: TestClient) -> None:
+    from pyrummy.server.rooms import PRESENCE
+
+    code, _table, anna, _boris = started_room(client)
+    client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(anna))
+    for n in range(5):
+        client.post(f"/api/rooms/{code}/poll", json={"watcher": f"watcher{n:04d}"})
+    assert rows(client, PRESENCE, code) == 6
+    prune(client, time.time() + FAST.watcher_ttl + 1)
+    assert rows(client, PRESENCE, code) == 1  # the seat's own row stays
+
+
+def test_turn_timer_choices_come_from_the_settings(tmp_path: Path, db: str | None) -> None:
+    short = RoomSettings(tick=3600.0, turn_timer_choices=(0, 2))
+    with app_client(tmp_path, database_url=db, rooms=short, bot_workers=0) as client:
+        assert client.get("/api/rooms/options").json()["turn_timers"] == [0, 2]
+        payload: dict[str, Any] = {"seats": [{"kind": "you"}, {"kind": "open"}], "name": "Anna"}
+        refused(
+            client.post("/api/rooms", json={**payload, "turn_timer": 30}), 422, "room.bad_timer"
+        )
+        assert client.post("/api/rooms", json={**payload, "turn_timer": 2}).status_code == 201

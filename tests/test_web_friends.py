@@ -16,8 +16,10 @@ server is available (tests/db_fixtures.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -29,6 +31,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from test_server_helpers import cards_in
 from test_web_e2e import CHROMIUM_ARGS, free_port
@@ -37,8 +40,13 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "artifacts" / "screenshots"
-GRACE = 3
-PRESENCE = 2.0
+# Short for the test, yet several poll intervals (1.5 s) long: on a loaded
+# machine a page's poll can come seconds late, and a person whose page is open
+# must never be taken for gone (a stand-in would then play their turn).
+GRACE = 8
+PRESENCE = 5.0
+#: A turn timer a test may choose (seconds), besides the usual ones.
+TURN = 6
 SERVE = (sys.executable, "-m", "pyrummy.cli.main", "serve", "--bot-delay", "0")
 
 
@@ -50,15 +58,18 @@ def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
         "DATABASE_URL": database_url,
         "PYRUMMY_ROOM_GRACE_CHOICES": f"{GRACE},120",
         "PYRUMMY_ROOM_PRESENCE_TIMEOUT": str(PRESENCE),
+        "PYRUMMY_ROOM_TURN_TIMERS": f"0,{TURN},30,60,120",
     }
     process = subprocess.Popen(
         [*SERVE, "--port", str(port), "--data-dir", str(data_dir)],
         stdout=subprocess.DEVNULL,
         stderr=(data_dir / "server.log").open("ab"),
         env=env,
+        # Its own process group: the bot workers it spawns go with it.
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120  # a loaded machine starts slowly
     try:
         while True:
             try:
@@ -70,7 +81,8 @@ def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
             time.sleep(0.05)
         yield url
     finally:
-        process.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait(10)
 
 
@@ -156,6 +168,16 @@ def player_marks(page: Page, seat: int) -> str:
     return page.locator(f"#room-players li[data-seat='{seat}']").inner_text()
 
 
+def box_marks(page: Page, seat: int) -> str:
+    """The marks on the table's own box of that opponent ("" when none, or no box)."""
+    marks = page.locator(f".table-view .opponent[data-seat='{seat}'] .seat-marks")
+    return marks.inner_text() if marks.count() else ""
+
+
+def has_box(page: Page, seat: int) -> bool:
+    return page.locator(f".table-view .opponent[data-seat='{seat}']").count() == 1
+
+
 def play_turn(person: Person, knock: bool) -> None:
     """Draw from the stock, then knock (if allowed and ``knock``) or discard the last card.
 
@@ -176,6 +198,22 @@ def play_turn(person: Person, knock: bool) -> None:
         page.click("#btn-discard")
 
 
+def diagnosis(
+    url_a: str, url_b: str, table_id: str, tokens: dict[int, str | None], before: dict[str, Any]
+) -> str:
+    """Why a person's page was not offered a move: the table and room as each process sees them."""
+    lines = [f"expected seat {before['observation']['current_seat']} at seq {before['seq']}"]
+    for url in (url_a, url_b):
+        now = state(url, table_id, tokens[0])
+        room = httpx.get(f"{url}/api/tables/{table_id}/room").json()
+        lines.append(
+            f"{url}: seq {now['seq']} current {now['observation']['current_seat']}"
+            f" history {now['observation']['history'][-6:]}"
+            f" seats {[(s.get('connected'), s.get('abandoned')) for s in room['seats']]}"
+        )
+    return "\n".join(lines)
+
+
 def no_secret_of(viewer: Person, other_token: str, url: str, table_id: str) -> None:
     """``viewer``'s page and frames hold none of the other person's hidden cards.
 
@@ -190,6 +228,40 @@ def no_secret_of(viewer: Person, other_token: str, url: str, table_id: str) -> N
         assert not cards_in(frame) & secret, (viewer.name, frame.get("type"))
     for card in secret:
         assert viewer.page.locator(f"[data-card='{card}']").count() == 0, (viewer.name, card)
+
+
+def play_deal(
+    people: dict[int, Person],
+    tokens: dict[int, str | None],
+    url_a: str,
+    url_b: str,
+    table_id: str,
+    deal: int,
+) -> int:
+    """Play deal number ``deal`` to its end (the people alternating, the bot by
+    itself), checking at each turn that the mover's page hides the other's
+    hand; returns how many turns the people played."""
+    turns = 0
+    while True:
+        now = state(url_a, table_id, tokens[0])
+        if (now["last_deal"] or {}).get("number", 0) >= deal or now["match"]["over"]:
+            return turns
+        mover = now["observation"]["current_seat"]
+        if mover in people:
+            other = 1 - mover
+            no_secret_of(people[mover], str(tokens[other]), url_a, table_id)
+            expect(
+                people[mover].page.locator(f"#room-players li[data-seat='{mover}']")
+            ).to_contain_text("to play")
+            try:
+                play_turn(people[mover], knock=turns >= 6)
+            except PlaywrightTimeout:
+                raise AssertionError(diagnosis(url_a, url_b, table_id, tokens, now)) from None
+            turns += 1
+            wait_past(url_a, table_id, tokens[0], now["seq"])
+        else:
+            time.sleep(0.1)
+        assert turns < 200
 
 
 def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
@@ -213,6 +285,10 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     expect(boris.page.locator("#room-seats")).to_contain_text("Boris")
     # Vera types the code in the lobby (lower case, with a dash), joins, then leaves.
     vera = Person(browser, url_b, "Vera", width=360)
+    vera.page.click("#friends-start")
+    expect(vera.page.locator("#friends-create")).to_be_visible()
+    vera.shot(f"friends-form-360{tag}")
+    vera.page.goto(url_b + "/")
     vera.page.fill("#room-code", f"{code[:3].lower()}-{code[3:].lower()}")
     vera.page.click("#room-code-join")
     vera.page.fill("#join-name", "<b>Vera</b>")
@@ -249,49 +325,52 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     expect(anna.page.locator("#room-players")).to_contain_text("Boris")
     expect(dan.page.locator("#spectator-note")).to_be_visible()
     anna.shot(f"friends-table-1280{tag}")
-    # The deal, the two people alternating (the bot plays by itself).
-    turns = 0
+    # A deal, the two people alternating (the bot plays by itself). The bot may
+    # knock before both people have played (knocking early is good play): then
+    # everybody moves on to the next deal and the people play that one.
+    deal = 1
     while True:
-        now = state(url_a, table_id, tokens[0])
-        if now["last_deal"] is not None or now["match"]["over"]:
+        turns = play_deal(people, tokens, url_a, url_b, table_id, deal)
+        for person in (anna, boris):
+            expect(person.page.locator("#showdown, #match-end").first).to_be_visible(timeout=20000)
+        if turns >= 2:
             break
-        mover = now["observation"]["current_seat"]
-        if mover in people:
-            other = 1 - mover
-            no_secret_of(people[mover], str(tokens[other]), url_a, table_id)
-            expect(
-                people[mover].page.locator(f"#room-players li[data-seat='{mover}']")
-            ).to_contain_text("to play")
-            play_turn(people[mover], knock=turns >= 6)
-            turns += 1
-            wait_past(url_a, table_id, tokens[0], now["seq"])
-        else:
-            time.sleep(0.1)
-        assert turns < 200
-    for person in (anna, boris):
-        expect(person.page.locator("#showdown, #match-end").first).to_be_visible(timeout=20000)
+        assert deal < 3, "the bot ended three deals before both people played"
+        for person in (anna, boris):
+            person.page.click("#btn-next")
+        deal += 1
+        eventually(lambda: not state(url_a, table_id, tokens[0])["awaiting_continue"])
     # The spectator has nobody to wait for: it sees the next deal begin.
-    expect(dan.page.locator(".table-head h1")).to_contain_text("Deal 2")
-    assert turns >= 2
+    expect(dan.page.locator(".table-head h1")).to_contain_text(f"Deal {deal + 1}")
     # The spectator never got a hand: no card of its own, none in any frame's hand.
     assert dan.page.locator(".hand .card").count() == 0
     for frame in dan.frames:
         if "state" in frame and frame["state"]["last_deal"] is None:
             assert frame["state"]["seat"] is None and not frame["state"]["observation"]["hand"]
     anna.shot(f"friends-showdown-1280{tag}")
-    # Disconnected and back.
-    boris.page.close()
-    eventually(lambda: "disconnected" in player_marks(anna.page, 1), timeout=PRESENCE + 10)
-    boris.open(f"/#/table/{table_id}")
-    expect(boris.page.locator("#room-players li[data-seat='1']")).to_contain_text("(you)")
-    eventually(lambda: "here" in player_marks(anna.page, 1), timeout=10)
-    assert state(url_b, table_id, tokens[1])["seat"] == 1
-    # Both move on to deal 2; Boris then leaves for longer than the grace period.
+    # Both move on to deal 2 (the showdown hides the opponents' boxes).
     for person in (anna, boris):
         if person.page.locator("#btn-next").count():
             person.page.click("#btn-next")
+    eventually(lambda: has_box(anna.page, 1) and box_marks(anna.page, 1) == "")
+    # Disconnected and back: in the room's list and on the table's box.
+    boris.page.close()
+    eventually(
+        lambda: (
+            "disconnected" in player_marks(anna.page, 1)
+            and "disconnected" in box_marks(anna.page, 1)
+        ),
+        timeout=PRESENCE + 10,
+    )
+    boris.open(f"/#/table/{table_id}")
+    expect(boris.page.locator("#room-players li[data-seat='1']")).to_contain_text("(you)")
+    eventually(lambda: "here" in player_marks(anna.page, 1), timeout=10)
+    eventually(lambda: "disconnected" not in box_marks(anna.page, 1), timeout=10)
+    assert state(url_b, table_id, tokens[1])["seat"] == 1
+    # Boris leaves for longer than the grace period: a bot plays for him, and says so.
     boris.page.close()
     eventually(lambda: "a bot plays for now" in player_marks(anna.page, 1), timeout=GRACE + 15)
+    eventually(lambda: "bot playing for Boris" in box_marks(anna.page, 1), timeout=10)
     anna.shot(f"friends-abandoned-1280{tag}")
 
     def boris_moves() -> int:
@@ -300,7 +379,7 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
 
     # Anna plays on; Boris's seat is played for him (the stand-in bot).
     before = boris_moves()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120  # a loaded machine starts slowly
     while boris_moves() <= before:
         assert time.monotonic() < deadline, "nobody played the abandoned seat"
         now = state(url_a, table_id, tokens[0])
@@ -311,9 +390,10 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
         if now["awaiting_continue"] and anna.page.locator("#btn-next").count():
             anna.page.click("#btn-next")
         time.sleep(0.2)
-    # Boris returns: his seat is his again.
+    # Boris returns: his seat is his again, the marks go.
     boris.open(f"/#/table/{table_id}")
     eventually(lambda: "a bot plays for now" not in player_marks(anna.page, 1), timeout=15)
+    eventually(lambda: "bot playing" not in box_marks(anna.page, 1), timeout=15)
     expect(boris.page.locator("#room-players li[data-seat='1']")).to_contain_text("(you)")
     boris.shot(f"friends-back-1280{tag}")
     for person in (anna, boris, vera, dan):
@@ -444,3 +524,58 @@ def test_friends_pages_by_keyboard_and_without_serious_axe_violations(
             assert not person.errors, (person.name, person.errors)
             person.context.close()
     assert {name: issues for name, issues in found.items() if issues} == {}
+
+
+def test_turn_timer_and_presence_marks_on_the_table(browser: Browser, tmp_path: Path) -> None:
+    """A short turn timer: nobody moves, the simple bot plays each one's turn
+    and marks them away on the other's table (Boris reads Russian); Boris's
+    next action clears his mark. Anna then leaves: Boris sees her disconnected,
+    then a bot playing for her, until she is back."""
+    with serve(tmp_path) as url:
+        anna = Person(browser, url, "Anna")
+        anna.page.click("#friends-start")
+        anna.page.click("#friends-remove-seat")  # two seats: Anna and a friend
+        anna.page.select_option("#friends-timer", str(TURN))
+        anna.page.select_option("#friends-grace", str(GRACE))
+        anna.page.fill("#friends-name", "Anna")
+        anna.page.click("#friends-create")
+        code = anna.page.locator("#room-code-shown").inner_text()
+        boris = Person(browser, url, "Boris", locale="ru")
+        boris.page.goto(f"{url}/join/{code}")
+        boris.page.fill("#join-name", "Boris")
+        boris.page.click("#join-button")
+        expect(anna.page.locator("#room-start")).to_be_enabled()
+        anna.page.click("#room-start")
+        for person in (anna, boris):
+            person.page.wait_for_url("**/#/table/*", timeout=20000)
+        table_id = anna.page.url.rsplit("/", 1)[1]
+        token = anna.token(table_id)
+        assert state(url, table_id, token)["seq"] == 0
+        # Nobody moves: past the timer the bot plays each turn, and each is marked away.
+        eventually(
+            lambda: "away" in box_marks(anna.page, 1) and "отошёл" in box_marks(boris.page, 0),
+            timeout=4 * TURN + 30,
+        )
+        moves = [seat for seat, _ in state(url, table_id, token)["observation"]["history"]]
+        assert {0, 1} <= set(moves) or state(url, table_id, token)["match"]["deal_number"] > 1
+        expect(boris.page.locator("#room-back")).to_be_visible()
+        anna.shot("friends-away-1280")
+        boris.shot("friends-away-ru-1280")
+        # Boris's next action (his turn, played by himself) clears his mark.
+        play_turn(boris, knock=False)
+        eventually(lambda: "away" not in box_marks(anna.page, 1), timeout=10)
+        assert "отошёл" in box_marks(boris.page, 0)
+        # Anna leaves: disconnected, then a bot plays for her, in Russian on Boris's page.
+        anna.page.close()
+        eventually(lambda: "отключился" in box_marks(boris.page, 0), timeout=PRESENCE + 10)
+        eventually(lambda: "за Anna играет бот" in box_marks(boris.page, 0), timeout=GRACE + 15)
+        anna.open(f"/#/table/{table_id}")
+
+        def anna_is_back() -> bool:
+            marks = box_marks(boris.page, 0)
+            return has_box(boris.page, 0) and "отключился" not in marks and "бот" not in marks
+
+        eventually(anna_is_back, timeout=15)
+        for person in (anna, boris):
+            assert not person.errors, (person.name, person.errors)
+            person.context.close()

@@ -729,6 +729,8 @@ def create_app(
             lambda request: (
                 settings.secure_cookies or (settings.behind_proxy and request.url.scheme == "https")
             ),
+            check_table_caps,
+            lambda client, table_id: created_by.setdefault(client, set()).add(table_id),
         )
     )
 

@@ -15,7 +15,15 @@ room's own state is read from storage on every poll.
 **Presence.** The page polls the room every couple of seconds; a poll stamps
 the seat (or the watcher) as seen. A seat not seen for
 :attr:`RoomSettings.presence_timeout` seconds is *disconnected*; one gone for
-the room's grace period is *abandoned*.
+the room's grace period is *abandoned*. Polled rather than pushed on
+purpose: the poll *is* the heartbeat presence needs (a WebSocket's mere being
+open is known only to the process holding it), and it brings the room and new
+chat back in the same request; a push would need a notification per presence
+stamp across processes for no fewer requests.
+
+**Bounded.** Chat keeps the newest :attr:`RoomSettings.chat_kept` messages of
+a room; :meth:`RoomKeeper.prune` closes rooms that are over and deletes their
+chat and presence, and watchers not seen for a while.
 
 **Stand-ins.** The :class:`RoomKeeper` of the process that plays the table's
 bots (every process on SQLite, the advisory-lock owner on PostgreSQL) makes
@@ -36,11 +44,12 @@ import re
 import secrets
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 
 from pyrummy.core.rules import find_rules
 from pyrummy.server.storage import (
@@ -128,13 +137,30 @@ class RoomSettings:
     chat_window: float = 30.0
     #: Watchers listed: seen within this many seconds.
     watcher_timeout: float = 10.0
+    #: The turn timers a creator may choose (seconds; 0: none).
+    turn_timer_choices: tuple[int, ...] = TURN_TIMERS
+    #: Chat messages kept per room (older ones are deleted as new ones come).
+    chat_kept: int = 100
+    #: How often the keeper prunes rooms, and when: a room still waiting after
+    #: ``waiting_ttl`` seconds is closed; a room whose table ended (finished or
+    #: closed as abandoned) ``ended_ttl`` seconds ago is closed; a closed room
+    #: keeps no chat and no presence; a watcher's row goes after ``watcher_ttl``.
+    prune_every: float = 60.0
+    waiting_ttl: float = 24 * 60 * 60
+    ended_ttl: float = 60 * 60
+    watcher_ttl: float = 10 * 60
 
     @classmethod
     def from_env(cls) -> RoomSettings:
-        """Defaults, with ``PYRUMMY_ROOM_GRACE_CHOICES`` (``30,60,120``) and
+        """Defaults, with ``PYRUMMY_ROOM_GRACE_CHOICES`` (``30,60,120``),
+        ``PYRUMMY_ROOM_TURN_TIMERS`` (``0,30,60,120``) and
         ``PYRUMMY_ROOM_PRESENCE_TIMEOUT`` (seconds) from the environment: how
-        browser tests get a short grace period from ``pyrummy serve``."""
+        browser tests get a short grace period and turn timer from ``pyrummy serve``."""
         settings = cls()
+        timers = os.environ.get("PYRUMMY_ROOM_TURN_TIMERS")
+        if timers:
+            timer_choices = tuple(int(part) for part in timers.split(","))
+            settings = dataclasses.replace(settings, turn_timer_choices=timer_choices)
         choices = os.environ.get("PYRUMMY_ROOM_GRACE_CHOICES")
         if choices:
             grace = tuple(int(part) for part in choices.split(","))
@@ -302,6 +328,12 @@ class Rooms:
         for kind, bot in seats:
             if kind == "bot" and bot not in WEB_BOTS:
                 raise TableError(422, "room.bad_bot", bot=str(bot)[:20])
+        if turn_timer not in self.settings.turn_timer_choices:
+            raise TableError(
+                422,
+                "room.bad_timer",
+                choices=", ".join(map(str, self.settings.turn_timer_choices)),
+            )
         if grace not in self.settings.grace_choices:
             raise TableError(
                 422, "room.bad_grace", choices=", ".join(map(str, self.settings.grace_choices))
@@ -427,7 +459,11 @@ class Rooms:
         await self._save(room)
         return room
 
-    async def start(self, code: str, token: str | None) -> Room:
+    async def start(
+        self, code: str, token: str | None, may_open: Callable[[], None] = lambda: None
+    ) -> Room:
+        """The creator starts the match; ``may_open`` raises (as for any new
+        table) when the server's caps on unfinished tables refuse one more."""
         room = await self.load(code)
         self._creator(room, token)
         self._waiting(room)
@@ -436,17 +472,23 @@ class Rooms:
             raise TableError(
                 409, "room.seats_missing", seats=", ".join(str(i + 1) for i in missing)
             )
+        may_open()
         return await self._open_table(room, status=WAITING)
 
-    async def again(self, code: str, token: str | None) -> Room:
+    async def again(
+        self, code: str, token: str | None, may_open: Callable[[], None] = lambda: None
+    ) -> Room:
         """A new match with the same people, seats and tokens."""
         room = await self.load(code)
         self._creator(room, token)
+        if room.status == CLOSED:
+            raise TableError(410, "room.closed", code=room.code)
         if room.status != STARTED or room.table_id is None:
             raise TableError(409, "room.not_started", code=room.code)
         table = await self.manager.get(room.table_id)
         if not table.is_over:
             raise TableError(409, "room.not_over", code=room.code)
+        may_open()
         return await self._open_table(room, status=STARTED)
 
     async def _open_table(self, room: Room, status: str) -> Room:
@@ -552,6 +594,18 @@ class Rooms:
                     "at": now,
                 },
             )
+            # Keep the room's newest ``chat_kept`` messages only.
+            oldest_kept = await connection.scalar(
+                select(CHAT.c.id)
+                .where(CHAT.c.code == room.code)
+                .order_by(CHAT.c.id.desc())
+                .offset(settings.chat_kept - 1)
+                .limit(1)
+            )
+            if oldest_kept is not None:
+                await connection.execute(
+                    delete(CHAT).where(CHAT.c.code == room.code, CHAT.c.id < oldest_kept)
+                )
 
     async def chat_since(self, code: str, since: int) -> list[dict[str, Any]]:
         async with self.store.transaction() as connection:
@@ -641,12 +695,60 @@ class RoomKeeper:
             self._task = None
 
     async def _forever(self) -> None:
+        pruned_at = time.monotonic()
         while True:
             await asyncio.sleep(self.rooms.settings.tick)
             try:
                 await self.tick()
+                if time.monotonic() - pruned_at >= self.rooms.settings.prune_every:
+                    pruned_at = time.monotonic()
+                    await self.prune()
             except Exception:  # the keeper must outlive a database hiccup
                 log.exception("room keeper: a round failed")
+
+    async def prune(self, now: float | None = None) -> int:
+        """Close rooms that are over (see :class:`RoomSettings`) and delete the
+        chat and presence of closed rooms and stale watchers; returns how many
+        rooms were closed. Idempotent: every process may run it."""
+        now = time.time() if now is None else now
+        settings = self.rooms.settings
+        last_action = (
+            select(func.max(ACTIONS_TABLE.c.at))
+            .where(ACTIONS_TABLE.c.table_id == ROOMS.c.table_id)
+            .scalar_subquery()
+        )
+        ended = (
+            select(TABLES_TABLE.c.id)
+            .where(TABLES_TABLE.c.id == ROOMS.c.table_id, TABLES_TABLE.c.status != "live")
+            .exists()
+        )
+        async with self.rooms.store.transaction() as connection:
+            stale_waiting = await connection.execute(
+                update(ROOMS)
+                .where(ROOMS.c.status == WAITING, ROOMS.c.created_at < now - settings.waiting_ttl)
+                .values(status=CLOSED, version=ROOMS.c.version + 1)
+            )
+            stale_ended = await connection.execute(
+                update(ROOMS)
+                .where(
+                    ROOMS.c.status == STARTED,
+                    ended,
+                    func.coalesce(last_action, ROOMS.c.started_at) < now - settings.ended_ttl,
+                )
+                .values(status=CLOSED, version=ROOMS.c.version + 1)
+            )
+            closed = select(ROOMS.c.code).where(ROOMS.c.status == CLOSED)
+            await connection.execute(delete(CHAT).where(CHAT.c.code.in_(closed)))
+            await connection.execute(
+                delete(PRESENCE).where(
+                    or_(
+                        PRESENCE.c.code.in_(closed),
+                        PRESENCE.c.who.startswith("watch:")
+                        & (PRESENCE.c.seen_at < now - settings.watcher_ttl),
+                    )
+                )
+            )
+        return int(stale_waiting.rowcount) + int(stale_ended.rowcount)
 
     async def tick(self, now: float | None = None) -> int:
         """One round over the started rooms; returns how many stand-in steps were taken."""
@@ -719,6 +821,13 @@ class RoomKeeper:
             legal = table.match.legal_actions()
             action = make_bot(STAND_IN_BOT, seed=table.seq).choose(observation, legal)
             await table.apply(seat, str(action))
+        log.info(
+            "room %s: the stand-in played %s for seat %d (%s)",
+            room.code,
+            action,
+            seat,
+            "abandoned" if status.get("abandoned") else "turn timer",
+        )
         table.wake_bots()
         return steps + 1
 

@@ -5,7 +5,8 @@
 * ``POST /api/rooms/{code}/join`` — sit in the first open seat (a name).
 * ``POST /api/rooms/{code}/leave`` — leave before the start.
 * ``PUT  /api/rooms/{code}/seats/{n}`` — the creator makes an open seat a bot (or back).
-* ``POST /api/rooms/{code}/start`` — the creator starts when every seat is taken.
+* ``POST /api/rooms/{code}/start`` — the creator starts when every seat is taken
+  (within the server's caps on unfinished tables, as ``POST /api/tables``).
 * ``POST /api/rooms/{code}/again`` — the creator: a new match, the same people.
 * ``POST /api/rooms/{code}/poll`` — "I am here" (seat or watcher), the room and new chat.
 * ``POST /api/rooms/{code}/chat`` — a short message of a seated person.
@@ -87,7 +88,8 @@ class CreateRoom(Strict):
     ] = Field(default_factory=dict)
     seats: Annotated[list[RoomSeatChoice], Field(min_length=2, max_length=6)]
     name: Name
-    turn_timer: Literal[0, 30, 60, 120] = 0
+    #: Seconds (one of the server's choices, ``GET /api/rooms/options``); 0: none.
+    turn_timer: Annotated[int, Field(ge=0, le=3600)] = 0
     grace: Annotated[int, Field(ge=1, le=3600)] | None = None
     bot_delay: Annotated[float, Field(ge=0, le=10)] | None = None
 
@@ -148,8 +150,16 @@ def rooms_router(
     rooms: Callable[[], Rooms],
     default_bot_delay: Callable[[], float],
     secure_cookie: Callable[[Request], bool],
+    table_caps: Callable[[str], None] = lambda client: None,
+    table_opened: Callable[[str, str], None] = lambda client, table_id: None,
 ) -> APIRouter:
+    """``table_caps(client)`` raises when one more unfinished table is refused
+    (the caps of ``POST /api/tables``); ``table_opened(client, id)`` counts a
+    table a room started for that client."""
     router = APIRouter(tags=["rooms"])
+
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
 
     def set_cookie(response: Response, request: Request, room: Room, token: str) -> None:
         response.set_cookie(
@@ -192,7 +202,7 @@ def rooms_router(
         return {
             "grace_choices": list(settings.grace_choices),
             "default_grace": settings.default_grace,
-            "turn_timers": [0, 30, 60, 120],
+            "turn_timers": list(settings.turn_timer_choices),
         }
 
     @router.get("/api/rooms/{code}")
@@ -233,14 +243,18 @@ def rooms_router(
     async def start_room(code: str, request: Request) -> dict[str, Any]:
         """The creator starts the match (409 while a seat is still open)."""
         manager = rooms()
-        room = await manager.start(code, room_token(request, code))
+        client = client_of(request)
+        room = await manager.start(code, room_token(request, code), lambda: table_caps(client))
+        table_opened(client, str(room.table_id))
         return await manager.view(room, room.creator)
 
     @router.post("/api/rooms/{code}/again")
     async def again(code: str, request: Request) -> dict[str, Any]:
         """After the match: a new one with the same people (the creator asks)."""
         manager = rooms()
-        room = await manager.again(code, room_token(request, code))
+        client = client_of(request)
+        room = await manager.again(code, room_token(request, code), lambda: table_caps(client))
+        table_opened(client, str(room.table_id))
         return await manager.view(room, room.creator)
 
     @router.post("/api/rooms/{code}/poll")

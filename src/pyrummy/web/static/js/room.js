@@ -73,6 +73,7 @@ addTexts({
     "friends.disconnected": "disconnected",
     "friends.away": "away",
     "friends.botPlaying": "a bot plays for now",
+    "friends.botPlayingFor": "bot playing for {name}",
     "friends.toPlay": "to play",
     "friends.youMark": "(you)",
     "friends.chat": "Chat",
@@ -134,6 +135,7 @@ addTexts({
     "friends.disconnected": "отключился",
     "friends.away": "отошёл",
     "friends.botPlaying": "пока играет бот",
+    "friends.botPlayingFor": "за {name} играет бот",
     "friends.toPlay": "ходит",
     "friends.youMark": "(вы)",
     "friends.chat": "Чат",
@@ -264,10 +266,13 @@ export async function renderFriendsForm(root) {
   root.append(section);
   let presets;
   let graces = [30, 60, 120, 300];
+  let timers = [0, 30, 60, 120];
   try {
     const data = await call("GET", "/api/presets");
     presets = Object.fromEntries(data.presets.map((p) => [p.name, p]));
-    graces = (await call("GET", "/api/rooms/options")).grace_choices;
+    const options = await call("GET", "/api/rooms/options");
+    graces = options.grace_choices;
+    timers = options.turn_timers;
   } catch (error) {
     section.append(h("p", {}, t("status.error", { message: error.message })));
     return;
@@ -299,7 +304,7 @@ export async function renderFriendsForm(root) {
     const fewer = h("button", { type: "button", id: "friends-remove-seat", disabled: choice.seats.length <= p.min_players,
       onclick: () => { choice.seats.pop(); if (!choice.seats.includes("you")) choice.seats[0] = "you"; draw(); } }, t("friends.removeSeat"));
     const timer = h("select", { id: "friends-timer", onchange: (e) => { choice.timer = Number(e.target.value); } },
-      [0, 30, 60, 120].map((n) => h("option", { value: n, selected: n === choice.timer }, n ? t("friends.timer.n", { n }) : t("friends.timer.0"))));
+      timers.map((n) => h("option", { value: n, selected: n === choice.timer }, n ? t("friends.timer.n", { n }) : t("friends.timer.0"))));
     let length = null;
     if (p.match_end === "dealer_round") {
       length = h("select", { id: "friends-length", onchange: (e) => { choice.length = e.target.value; } },
@@ -547,6 +552,16 @@ export class RoomView {
   }
 }
 
+/** What a person's seat shows besides the name: [kind, text] pairs. */
+function seatMarks(seat) {
+  if (seat.kind !== "human") return [];
+  const marks = [];
+  if (!seat.connected) marks.push(["disconnected", t("friends.disconnected")]);
+  if (seat.abandoned) marks.push(["bot-playing", t("friends.botPlayingFor", { name: seat.name })]);
+  else if (seat.away) marks.push(["away", t("friends.away")]);
+  return marks;
+}
+
 function watchersLine(room) {
   return h("p", { class: "watchers", id: "room-watchers" }, `${t("friends.watchers")}: `,
     room.watchers.length ? room.watchers.join(", ") : t("friends.nobodyWatching"));
@@ -581,6 +596,10 @@ export class RoomPanel {
     this.root.classList.add("has-room");
     this.panel = h("aside", { class: "room-panel", id: "room-panel", "aria-label": t("friends.players") });
     this.root.append(this.panel);
+    // The table page draws its opponents afresh on every event: their marks
+    // (disconnected, away, a bot playing for them) are put back each time.
+    this.observer = new MutationObserver(() => this.markSeats());
+    this.observer.observe(this.root, { childList: true, subtree: true });
     this.poll();
     this.timer = setInterval(() => this.poll(), POLL_MS);
   }
@@ -588,6 +607,7 @@ export class RoomPanel {
   destroy() {
     this.destroyed = true;
     clearInterval(this.timer);
+    if (this.observer) this.observer.disconnect();
     document.removeEventListener("keydown", this.onActivity);
     document.removeEventListener("pointerdown", this.onActivity);
     this.root.classList.remove("has-room");
@@ -596,6 +616,26 @@ export class RoomPanel {
 
   relabel() {
     this.render();
+    this.markSeats();
+  }
+
+  /** Marks each opponent's box on the table with what the room knows of that person. */
+  markSeats() {
+    const room = this.room;
+    if (!room) return;
+    for (const box of this.root.querySelectorAll(".table-view .opponent[data-seat]")) {
+      const seat = room.seats[Number(box.dataset.seat)];
+      const marks = seat ? seatMarks(seat) : [];
+      const key = marks.map(([kind, text]) => `${kind}:${text}`).join("|");
+      const head = box.querySelector(".opponent-head") || box;
+      const shown = head.querySelector(".seat-marks");
+      // Unchanged: nothing touched (the observer would call this again).
+      if ((shown ? shown.dataset.key : "") === key) continue;
+      if (shown) shown.remove();
+      if (!key) continue;
+      head.append(h("span", { class: "seat-marks", dataset: { key } },
+        marks.map(([kind, text]) => h("span", { class: `presence seat-mark presence-${kind}`, dataset: { mark: kind } }, text))));
+    }
   }
 
   async poll() {
@@ -626,6 +666,7 @@ export class RoomPanel {
     if (key === this.shown) return;
     this.shown = key;
     this.render();
+    this.markSeats();
   }
 
   render() {
