@@ -23,7 +23,8 @@ __all__ = ["base_url", "browser"]  # the shared fixtures
 
 
 def table_id(page: Page) -> str:
-    return page.evaluate("location.hash").split("/")[-1]
+    address: str = page.evaluate("location.hash")
+    return address.split("/")[-1]
 
 
 def seat_state(page: Page, base: str) -> dict[str, Any]:

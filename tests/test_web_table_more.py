@@ -79,12 +79,16 @@ def test_cards_glide_without_delaying_the_next_click(
     assert card in moved_cards(page)
     state = seat_state(page, base_url)
     assert [state["seat"], f"discard {card}"] in state["observation"]["history"]
-    # The bot's discard comes from the bot's seat onto the pile.
+    # The bot's draw travels to the bot's box: face down from the stock, or
+    # the pile's card face up; then its discard from the bot's seat onto the pile.
     page.wait_for_selector("#stock:not([disabled])", timeout=20000)
     history = seat_state(page, base_url)["observation"]["history"]
-    seat, action = history[-1]
-    assert seat != state["seat"] and action.startswith("discard ")
-    assert action.split()[1] in moved_cards(page)
+    (drawer, draw), (seat, action) = history[-2:]
+    assert drawer == seat != state["seat"] and action.startswith("discard ")
+    moved = moved_cards(page)
+    assert (card if draw == "draw discard" else "back") in moved
+    assert draw in ("draw discard", "draw stock")
+    assert action.split()[1] in moved
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -97,7 +101,12 @@ def test_nothing_moves_under_reduced_motion(browser: Browser, base_url: str) -> 
     page.locator(".hand .card.drawn").click()
     page.click("#btn-discard")
     expect(page.locator(".hand .card.drawn")).to_have_count(0)
+    # The bots' turns too (their draws and discards): nothing travels.
+    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    history = seat_state(page, base_url)["observation"]["history"]
+    assert history[-1][0] != seat_state(page, base_url)["seat"]
     assert moved_cards(page) == []
+    assert page.locator(".card.flyer").count() == 0
     assert page.evaluate("document.getAnimations().length") == 0
     context.close()
 
@@ -115,6 +124,18 @@ def test_landscape_phone_keeps_hand_and_buttons_in_view(
     assert in_viewport(page, ".actions .action")
     assert in_viewport(page, "#stock")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # The hand panel (the action buttons with it) covers no opponent's box.
+    overlaps: list[str] = page.evaluate(
+        """() => {
+            const panel = document.querySelector(".me").getBoundingClientRect();
+            return [...document.querySelectorAll(".opponent")].filter(box => {
+                const r = box.getBoundingClientRect();
+                return r.left < panel.right && panel.left < r.right
+                    && r.top < panel.bottom && panel.top < r.bottom;
+            }).map(box => box.dataset.seat);
+        }"""
+    )
+    assert overlaps == []
     shot(page, f"table-turn-{width}x{height}")
     context.close()
 
@@ -187,7 +208,7 @@ def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
             continue
         draw = next((a for a in deal.legal_actions() if str(a) == "draw stock"), None)
         if draw is not None:
-            deal = deal.apply(draw)
+            deal.apply(draw)  # the deal changes in place
         actions = {str(a) for a in deal.legal_actions()}
         for action in sorted(actions):
             words = action.split()

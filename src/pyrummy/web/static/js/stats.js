@@ -79,7 +79,8 @@ function chart(games) {
   axis.setAttribute("y2", String(height / 2));
   axis.setAttribute("class", "axis");
   svg.append(axis);
-  const step = width / Math.max(1, last.length);
+  // Room for ten games at least: one game is one slim bar, not a wall of colour.
+  const step = width / Math.max(10, last.length);
   last.forEach((game, i) => {
     const value = fractionValue(game.total);
     const bar = document.createElementNS(SVG_NS, "rect");
