@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expec
 from pyrummy.core.match import new_match
 from pyrummy.core.rules import find_rules
 from test_web_e2e import base_url, browser, rummy_seed_with_four_card_meld, shot
-from test_web_player import cards_at_rest, in_viewport, seat_state, start
+from test_web_player import cards_at_rest, drag, in_viewport, seat_state, start
 
 pytestmark = pytest.mark.browser
 __all__ = ["base_url", "browser"]
@@ -196,6 +196,37 @@ def test_touch_drags_onto_a_meld_and_within_the_hand(browser: Browser, base_url:
     expect(page.locator('.hand .card[aria-selected="true"]')).to_have_count(0)
     assert not page.errors  # type: ignore[attr-defined]
     context.close()
+
+
+def test_mouse_drags_a_card_onto_a_meld_to_lay_it_off(
+    context: BrowserContext, base_url: str
+) -> None:
+    seed, four = rummy_seed_with_four_card_meld()
+    page = new_page(context, base_url)
+    page.click("label[for=game-rummy]")
+    page.select_option("#bot-count", "1")
+    page.fill("#seed", str(seed))
+    page.click("#deal-button")
+    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    page.click("#stock")
+    expect(page.locator("#btn-stock")).to_be_disabled()
+    for card in four[:3]:
+        page.click(f"#hand-card-{card}")
+    page.click("#btn-meld")
+    meld = page.locator('.meld[data-meld="0"]')
+    expect(meld.locator(".card")).to_have_count(3)
+    # The fourth card, dragged with the mouse onto the meld (no button): laid off.
+    drag(page, f"#hand-card-{four[3]}", '.meld[data-meld="0"]')
+    expect(meld.locator(".card")).to_have_count(4)
+    expect(page.locator(f"#hand-card-{four[3]}")).to_have_count(0)
+    state = seat_state(page, base_url)
+    assert [state["seat"], f"layoff {four[3]} 0"] in state["observation"]["history"]
+    # A card dropped where nothing takes it (a bot's box) stays in the hand.
+    card = page.locator(".hand .card").first.get_attribute("data-card")
+    drag(page, f"#hand-card-{card}", ".opponent")
+    expect(page.locator(f"#hand-card-{card}")).to_have_count(1)
+    assert seat_state(page, base_url)["observation"]["history"] == state["observation"]["history"]
+    assert not page.errors  # type: ignore[attr-defined]
 
 
 def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
