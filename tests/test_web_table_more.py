@@ -222,9 +222,9 @@ def test_mouse_drags_a_card_onto_a_meld_to_lay_it_off(
     state = seat_state(page, base_url)
     assert [state["seat"], f"layoff {four[3]} 0"] in state["observation"]["history"]
     # A card dropped where nothing takes it (a bot's box) stays in the hand.
-    card = page.locator(".hand .card").first.get_attribute("data-card")
-    drag(page, f"#hand-card-{card}", ".opponent")
-    expect(page.locator(f"#hand-card-{card}")).to_have_count(1)
+    kept = page.locator(".hand .card").first.get_attribute("data-card")
+    drag(page, f"#hand-card-{kept}", ".opponent")
+    expect(page.locator(f"#hand-card-{kept}")).to_have_count(1)
     assert seat_state(page, base_url)["observation"]["history"] == state["observation"]["history"]
     assert not page.errors  # type: ignore[attr-defined]
 
