@@ -206,7 +206,7 @@ def docs_copies() -> None:
                 height = round(picture.height * width / picture.width)
                 picture = picture.resize((width, height), Image.Resampling.LANCZOS)
             small = picture.quantize(
-                colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+                colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
             )
             target = DOCS_IMAGES / f"{name}.png"
             small.save(target, optimize=True)
@@ -220,7 +220,13 @@ def main() -> None:
         "--docs", action="store_true", help="also write the small copies in docs/images/"
     )
     parser.add_argument("--only", help="only this size, e.g. 360x740")
+    parser.add_argument(
+        "--copies-only", action="store_true", help="only remake docs/images/ from the gallery"
+    )
     args = parser.parse_args()
+    if args.copies_only:
+        docs_copies()
+        return
     GALLERY.mkdir(parents=True, exist_ok=True)
     runs = [(w, h, "en") for w, h in SIZES] + [(w, h, "ru") for w, h in RUSSIAN_SIZES]
     if args.only:

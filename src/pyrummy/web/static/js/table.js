@@ -491,7 +491,7 @@ export class TableView {
     const shownDeal = match.over || showingShowdown ? (last ? last.number : match.deal_number) : match.deal_number;
     const dealText = match.deals_in_match ? t("table.dealOf", { n: shownDeal, m: match.deals_in_match }) : t("table.deal", { n: shownDeal });
     const targetText = match.target ? ` · ${t("table.target", { n: match.target })}` : "";
-    const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), disabled: this.me === null,
+    const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), title: t("table.speed"), disabled: this.me === null,
       onchange: (e) => this.changeSpeed(e.target.value) },
     Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
     speed.value = speedName(info.bot_delay);
