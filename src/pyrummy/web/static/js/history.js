@@ -32,7 +32,7 @@ export async function renderHistory(root, offset = 0) {
     const totals = m.result ? m.result.totals : [];
     const winners = m.result ? m.result.winners.map((s) => seatName(m, s, me)).join(", ") : "";
     return h("tr", {},
-      h("td", {}, formatDate(m.finished_at || m.created_at, lang())),
+      h("td", {}, formatDate(m.finished_at || m.created_at, lang(), { compact: true })),
       h("td", {}, t(`game.${m.preset}`)),
       // Named as at the table and in the record: "Bot 1 (easy)", each with
       // their result on one line (one column fewer: it fits a phone).

@@ -109,7 +109,7 @@ export function myGamesTable(games) {
     h("caption", { class: "visually-hidden" }, t("stats.myGames")),
     h("thead", {}, h("tr", {}, ["history.when", "history.game", "history.winner", "stats.yourResult", "history.watch"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, games.map((g) => h("tr", {},
-      h("td", {}, formatDate(g.finished, lang())),
+      h("td", {}, formatDate(g.finished, lang(), { compact: true })),
       h("td", {}, t(`game.${g.preset}`)),
       h("td", {}, g.winners.map((s) => seatText(g, s)).join(", ")),
       h("td", {}, formatAmount(g.total, { sign: true })),
