@@ -1,6 +1,6 @@
 """axe-core in Debian's chromium: no serious or critical accessibility
-violation on the lobby, the table, the showdown, History, Statistics and the
-guided deal, in English and Russian.
+violation on the lobby, the table, a showdown, the match end, History,
+Statistics, the rules and the guided deal, in English and Russian.
 
 axe-core comes from the npm registry into .axe/ (scripts/axe-core.sh, run by
 `make test`); the test's browser answers it from the page's own origin, so
@@ -71,6 +71,20 @@ def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str,
     page.goto(base_url + "/")
     expect(page.locator("#deal-button")).to_be_visible()
     found = {"lobby": serious(page, axe_source)}
+    # A deal's showdown inside a longer match (Next deal), then a one-deal
+    # match to its end.
+    start(page, bots=2, seed=7)
+    page.click("#stock")
+    expect(page.locator("#btn-stock")).to_be_disabled()
+    page.locator(".hand .card").last.click()
+    page.click("#btn-knock")
+    page.wait_for_timeout(200)
+    if page.locator("dialog[open]").count():
+        page.locator("dialog[open] .danger").click()
+    expect(page.locator("#showdown")).to_be_visible(timeout=20000)
+    found["showdown"] = serious(page, axe_source)
+    page.goto(base_url + "/")
+    expect(page.locator("#deal-button")).to_be_visible()
     start(page, bots=2, length="one", seed=7)
     page.wait_for_selector("#stock:not([disabled])", timeout=20000)
     found["table"] = serious(page, axe_source)
@@ -82,7 +96,7 @@ def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str,
     if page.locator("dialog[open]").count():
         page.locator("dialog[open] .danger").click()
     expect(page.locator("#match-end")).to_be_visible(timeout=20000)
-    found["showdown"] = serious(page, axe_source)
+    found["match end"] = serious(page, axe_source)
     shot(page, f"match-end-1280-{lang}")
     page.goto(base_url + "/#/history")
     expect(page.locator("#my-games")).to_be_visible()
@@ -90,6 +104,9 @@ def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str,
     page.goto(base_url + "/#/stats")
     expect(page.locator("#stats-played")).to_be_visible()
     found["statistics"] = serious(page, axe_source)
+    page.goto(base_url + "/#/rules/knock")
+    expect(page.locator("#rules-tutorial")).to_be_visible()
+    found["rules"] = serious(page, axe_source)
     page.goto(base_url + "/#/learn")
     expect(page.locator("#coach")).to_be_visible()
     found["guided deal"] = serious(page, axe_source)

@@ -9,6 +9,7 @@ artifacts/screenshots/.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -67,6 +68,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "DATABASE_URL": ""},
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60  # a busy machine imports slowly
@@ -81,8 +83,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             time.sleep(0.05)
         yield url
     finally:
-        # Also when the server was too slow to start: never leave it running.
-        process.kill()
+        # Also when the server was too slow to start: never leave it (or a
+        # worker it spawned) running.
+        os.killpg(process.pid, signal.SIGKILL)
         process.wait(10)
 
 

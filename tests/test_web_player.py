@@ -23,8 +23,8 @@ __all__ = ["base_url", "browser"]  # the shared fixtures
 
 
 def table_id(page: Page) -> str:
-    location: str = page.evaluate("location.hash")
-    return location.split("/")[-1]
+    address: str = page.evaluate("location.hash")
+    return address.split("/")[-1]
 
 
 def seat_state(page: Page, base: str) -> dict[str, Any]:
@@ -115,20 +115,37 @@ def test_moves_list_is_the_deals_record_and_survives_reload(
     page.context.close()
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (390, 844)])
+def uncovered(page: Page, selector: str) -> bool:
+    """The element is what a finger on its middle touches (no sticky panel over it)."""
+    result: bool = page.locator(selector).evaluate(
+        """node => {
+            const r = node.getBoundingClientRect();
+            const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return !!top && node.contains(top);
+        }"""
+    )
+    return result
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "lang"), [(360, 740, "en"), (390, 844, "en"), (360, 740, "ru")]
+)
 def test_phone_turn_keeps_hand_and_buttons_in_view(
-    browser: Browser, base_url: str, width: int, height: int
+    browser: Browser, base_url: str, width: int, height: int, lang: str
 ) -> None:
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=lang)
     page = context.new_page()
     page.goto(base_url + "/")
     start(page, bots=2, seed=7)  # a chosen deal: our first turn comes before any knock
+    # The turn starts with a draw: the stock and the pile are in view, not under the hand.
+    assert in_viewport(page, "#stock") and uncovered(page, "#stock")
+    assert uncovered(page, "#discard-pile")
     page.click("#stock")
     expect(page.locator("#btn-stock")).to_be_disabled()
     assert in_viewport(page, ".hand .card")
     assert in_viewport(page, ".actions .action")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    shot(page, f"table-turn-{width}")
+    shot(page, f"table-turn-{width}-{lang}")
     context.close()
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expec
 from pyrummy.core.match import new_match
 from pyrummy.core.rules import find_rules
 from test_web_e2e import base_url, browser, rummy_seed_with_four_card_meld, shot
-from test_web_player import cards_at_rest, in_viewport, seat_state, start
+from test_web_player import cards_at_rest, drag, in_viewport, seat_state, start
 
 pytestmark = pytest.mark.browser
 __all__ = ["base_url", "browser"]
@@ -79,12 +79,16 @@ def test_cards_glide_without_delaying_the_next_click(
     assert card in moved_cards(page)
     state = seat_state(page, base_url)
     assert [state["seat"], f"discard {card}"] in state["observation"]["history"]
-    # The bot's discard comes from the bot's seat onto the pile.
+    # The bot's draw travels to the bot's box: face down from the stock, or
+    # the pile's card face up; then its discard from the bot's seat onto the pile.
     page.wait_for_selector("#stock:not([disabled])", timeout=20000)
     history = seat_state(page, base_url)["observation"]["history"]
-    seat, action = history[-1]
-    assert seat != state["seat"] and action.startswith("discard ")
-    assert action.split()[1] in moved_cards(page)
+    (drawer, draw), (seat, action) = history[-2:]
+    assert drawer == seat != state["seat"] and action.startswith("discard ")
+    moved = moved_cards(page)
+    assert (card if draw == "draw discard" else "back") in moved
+    assert draw in ("draw discard", "draw stock")
+    assert action.split()[1] in moved
     assert not page.errors  # type: ignore[attr-defined]
 
 
@@ -97,7 +101,12 @@ def test_nothing_moves_under_reduced_motion(browser: Browser, base_url: str) -> 
     page.locator(".hand .card.drawn").click()
     page.click("#btn-discard")
     expect(page.locator(".hand .card.drawn")).to_have_count(0)
+    # The bots' turns too (their draws and discards): nothing travels.
+    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    history = seat_state(page, base_url)["observation"]["history"]
+    assert history[-1][0] != seat_state(page, base_url)["seat"]
     assert moved_cards(page) == []
+    assert page.locator(".card.flyer").count() == 0
     assert page.evaluate("document.getAnimations().length") == 0
     context.close()
 
@@ -115,6 +124,18 @@ def test_landscape_phone_keeps_hand_and_buttons_in_view(
     assert in_viewport(page, ".actions .action")
     assert in_viewport(page, "#stock")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # The hand panel (the action buttons with it) covers no opponent's box.
+    overlaps: list[str] = page.evaluate(
+        """() => {
+            const panel = document.querySelector(".me").getBoundingClientRect();
+            return [...document.querySelectorAll(".opponent")].filter(box => {
+                const r = box.getBoundingClientRect();
+                return r.left < panel.right && panel.left < r.right
+                    && r.top < panel.bottom && panel.top < r.bottom;
+            }).map(box => box.dataset.seat);
+        }"""
+    )
+    assert overlaps == []
     shot(page, f"table-turn-{width}x{height}")
     context.close()
 
@@ -177,6 +198,37 @@ def test_touch_drags_onto_a_meld_and_within_the_hand(browser: Browser, base_url:
     context.close()
 
 
+def test_mouse_drags_a_card_onto_a_meld_to_lay_it_off(
+    context: BrowserContext, base_url: str
+) -> None:
+    seed, four = rummy_seed_with_four_card_meld()
+    page = new_page(context, base_url)
+    page.click("label[for=game-rummy]")
+    page.select_option("#bot-count", "1")
+    page.fill("#seed", str(seed))
+    page.click("#deal-button")
+    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    page.click("#stock")
+    expect(page.locator("#btn-stock")).to_be_disabled()
+    for card in four[:3]:
+        page.click(f"#hand-card-{card}")
+    page.click("#btn-meld")
+    meld = page.locator('.meld[data-meld="0"]')
+    expect(meld.locator(".card")).to_have_count(3)
+    # The fourth card, dragged with the mouse onto the meld (no button): laid off.
+    drag(page, f"#hand-card-{four[3]}", '.meld[data-meld="0"]')
+    expect(meld.locator(".card")).to_have_count(4)
+    expect(page.locator(f"#hand-card-{four[3]}")).to_have_count(0)
+    state = seat_state(page, base_url)
+    assert [state["seat"], f"layoff {four[3]} 0"] in state["observation"]["history"]
+    # A card dropped where nothing takes it (a bot's box) stays in the hand.
+    kept = page.locator(".hand .card").first.get_attribute("data-card")
+    drag(page, f"#hand-card-{kept}", ".opponent")
+    expect(page.locator(f"#hand-card-{kept}")).to_have_count(1)
+    assert seat_state(page, base_url)["observation"]["history"] == state["observation"]["history"]
+    assert not page.errors  # type: ignore[attr-defined]
+
+
 def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
     """A seed whose first Rotham deal lets the person (who plays first) meld
     one real card with both jokers once they draw: as a set or as runs."""
@@ -187,7 +239,7 @@ def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
             continue
         draw = next((a for a in deal.legal_actions() if str(a) == "draw stock"), None)
         if draw is not None:
-            deal.apply(draw)
+            deal.apply(draw)  # the deal changes in place
         actions = {str(a) for a in deal.legal_actions()}
         for action in sorted(actions):
             words = action.split()

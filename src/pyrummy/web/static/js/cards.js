@@ -37,7 +37,9 @@ export function suitIndex(card) {
 
 /** Display text: "10♥", "A♠", "🃏1". */
 export function pretty(card) {
-  if (isJoker(card)) return "★" + card.slice(1);
+  // As the core writes it (Card.pretty): the joker's own symbol, which screen
+  // readers call "joker" (a star would be read as "black star").
+  if (isJoker(card)) return "🃏" + card.slice(1);
   const rank = rankOf(card);
   return (rank === "T" ? "10" : rank) + SYMBOL[suitOf(card)];
 }
@@ -106,7 +108,7 @@ export function cardFace(card, { fourColour = false } = {}) {
     const g = el("g", { class: "ink" });
     g.append(el("text", { x: 30, y: 50, "text-anchor": "middle", class: "pip", "font-size": 30 }, "★"));
     g.append(el("text", { x: 30, y: 72, "text-anchor": "middle", class: "joker-word", "font-size": 8 }, "JOKER"));
-    g.append(el("text", { x: 4, y: 14, class: "corner", "font-size": 11 }, "★" + card.slice(1)));
+    g.append(el("text", { x: 4, y: 14, class: "corner", "font-size": 11 }, pretty(card)));
     svg.append(g);
     return svg;
   }

@@ -33,7 +33,12 @@ export function fractionValue(text) {
 }
 
 /** A moment (seconds or a Date) as people of the page's language write it: "30.11.2026, 18:05" in Russian. */
-export function formatDate(when, language) {
+export function formatDate(when, language, { compact = false } = {}) {
   const date = when instanceof Date ? when : new Date(when * 1000);
-  return date.toLocaleString(language === "ru" ? "ru-RU" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
+  const locale = language === "ru" ? "ru-RU" : "en-GB";
+  if (!compact) return date.toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
+  // Tables on a phone: "1 Dec, 03:21" ("1 дек., 03:21"); the year only when it is not this one.
+  const options = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+  if (date.getFullYear() !== new Date().getFullYear()) options.year = "numeric";
+  return date.toLocaleString(locale, options);
 }

@@ -32,16 +32,18 @@ export async function renderHistory(root, offset = 0) {
     const totals = m.result ? m.result.totals : [];
     const winners = m.result ? m.result.winners.map((s) => seatName(m, s, me)).join(", ") : "";
     return h("tr", {},
-      h("td", {}, formatDate(m.finished_at || m.created_at, lang())),
+      h("td", {}, formatDate(m.finished_at || m.created_at, lang(), { compact: true })),
       h("td", {}, t(`game.${m.preset}`)),
-      // Named as at the table and in the record: "Bot 1 (easy)".
-      h("td", {}, m.seats.map((s) => (s.kind === "bot" && s.seat !== me ? `${seatName(m, s.seat, me)} (${t(`difficulty.${s.bot}`)})` : seatName(m, s.seat, me))).join(", ")),
+      // Named as at the table and in the record: "Bot 1 (easy)", each with
+      // their result on one line (one column fewer: it fits a phone).
+      h("td", {}, m.seats.map((s) => h("span", { class: "seat-result" },
+        s.kind === "bot" && s.seat !== me ? `${seatName(m, s.seat, me)} (${t(`difficulty.${s.bot}`)})` : seatName(m, s.seat, me),
+        totals.length ? ` ${formatAmount(totals[s.seat], { sign: true })}` : ""))),
       h("td", {}, winners),
-      h("td", {}, totals.map((x) => formatAmount(x, { sign: true })).join(" / ")),
       h("td", {}, h("a", { href: `#/replay/${m.id}` }, t("history.watch"))));
   });
   section.append(h("div", { class: "ledger-wrap" }, h("table", { class: "history-table" },
-    h("thead", {}, h("tr", {}, ["history.when", "history.game", "history.players", "history.winner", "history.result", "history.watch"].map((k) => h("th", { scope: "col" }, t(k))))),
+    h("thead", {}, h("tr", {}, ["history.when", "history.game", "history.playersResults", "history.winner", "history.watch"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, rows))));
   if (data.total > offset + data.matches.length) {
     section.append(h("button", { type: "button", class: "small-button", onclick: () => { clear(root); renderHistory(root, offset + 20); } }, t("history.more")));

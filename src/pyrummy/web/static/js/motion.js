@@ -6,6 +6,7 @@
 // so it never delays or blocks a click. Nothing moves under
 // prefers-reduced-motion.
 
+import { cardElement } from "./cards.js";
 import { reducedMotion } from "./dom.js";
 
 const ZONES = [
@@ -55,13 +56,15 @@ function glide(node, from, to, scaled, duration = DURATION) {
 /**
  * Move the cards that changed zone since `before`. `sources` names where a
  * card new to the board comes from: `stock` (a selector) for a card new in
- * the hand, `opponent` (a selector) for one new on the pile or the table.
+ * the hand, `opponent` (a selector) for one new on the pile or the table;
+ * `taker` (a selector) is the opponent who took the pile's top card.
  * Returns the number of cards set moving.
  */
 export function animateFrom(before, root, sources = {}) {
   if (!before || reducedMotion()) return 0;
   let moving = 0;
-  for (const [card, { node, zone }] of cardsOf(root)) {
+  const board = cardsOf(root);
+  for (const [card, { node, zone }] of board) {
     const was = before.get(card);
     const to = node.getBoundingClientRect();
     let from = null;
@@ -89,5 +92,39 @@ export function animateFrom(before, root, sources = {}) {
       animation.finished.then(() => node.classList.remove("moving"), () => {});
     }
   }
+  // The pile card an opponent took leaves the board: it flies to their box.
+  const taker = sources.taker ? root.querySelector(sources.taker) : null;
+  if (taker) {
+    for (const [card, { zone, rect }] of before) {
+      if (zone === "pile" && !board.has(card)) moving += flyTo(root, card, rect, taker);
+    }
+  }
   return moving;
+}
+
+/**
+ * A card that has no place on the page after the move (an opponent's hand is
+ * face down) travels over the page from `from` (a rect) to the `to` element
+ * and vanishes: face up when the table saw it (`card`), face down otherwise.
+ * Returns 1 if it set off, 0 if not.
+ */
+export function flyTo(root, card, from, to) {
+  if (!from || !to || reducedMotion()) return 0;
+  const node = cardElement(card, { faceDown: !card });
+  node.classList.add("flyer", "moving");
+  Object.assign(node.style, {
+    left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`, height: `${from.height}px`,
+  });
+  node.setAttribute("aria-hidden", "true");
+  root.append(node);
+  const aim = (to.querySelector(".fan") || to).getBoundingClientRect();
+  const scale = aim.height && from.height ? Math.min(1, aim.height / from.height) : 1;
+  const dx = aim.left + aim.width / 2 - (from.left + from.width / 2);
+  const dy = aim.top + aim.height / 2 - (from.top + from.height / 2);
+  const flight = node.animate(
+    [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.6 }],
+    { duration: DURATION, easing: "cubic-bezier(.2,.7,.3,1)", id: "glide" },
+  );
+  flight.finished.then(() => node.remove(), () => node.remove());
+  return 1;
 }

@@ -16,6 +16,9 @@ export function seatName(table, seat, me) {
     const number = table.seats.slice(0, seat + 1).filter((s) => s.kind === "bot").length;
     return t("lobby.bot", { n: number });
   }
+  // A person who gave no name is "Player 2" in the record: said in the page's language.
+  const numbered = /^Player (\d+)$/.exec(info.name || "");
+  if (numbered) return t("history.player", { n: numbered[1] });
   return info.name || `${seat + 1}`;
 }
 

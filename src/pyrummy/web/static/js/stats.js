@@ -79,7 +79,8 @@ function chart(games) {
   axis.setAttribute("y2", String(height / 2));
   axis.setAttribute("class", "axis");
   svg.append(axis);
-  const step = width / Math.max(1, last.length);
+  // Room for ten games at least: one game is one slim bar, not a wall of colour.
+  const step = width / Math.max(10, last.length);
   last.forEach((game, i) => {
     const value = fractionValue(game.total);
     const bar = document.createElementNS(SVG_NS, "rect");
@@ -108,7 +109,7 @@ export function myGamesTable(games) {
     h("caption", { class: "visually-hidden" }, t("stats.myGames")),
     h("thead", {}, h("tr", {}, ["history.when", "history.game", "history.winner", "stats.yourResult", "history.watch"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, games.map((g) => h("tr", {},
-      h("td", {}, formatDate(g.finished, lang())),
+      h("td", {}, formatDate(g.finished, lang(), { compact: true })),
       h("td", {}, t(`game.${g.preset}`)),
       h("td", {}, g.winners.map((s) => seatText(g, s)).join(", ")),
       h("td", {}, formatAmount(g.total, { sign: true })),

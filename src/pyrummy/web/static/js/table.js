@@ -9,7 +9,7 @@ import { api, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex, isJoker, suitOf, rankOf, RANKS } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { explainMeld } from "./meldcheck.js";
-import { animateFrom, snapshotCards } from "./motion.js";
+import { animateFrom, flyTo, snapshotCards } from "./motion.js";
 import { play, soundOf } from "./sound.js";
 import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
@@ -46,8 +46,8 @@ function legalIndex(actions) {
 }
 
 /**
- * A meld action in words: "Set: 5♥ ★1 ★2", or a run with each joker's place
- * ("Run: 4♥ (★1) 5♥ 6♥ (★2)"). A run's cards are listed in run order, so a
+ * A meld action in words: "Set: 5♥ 🃏1 🃏2", or a run with each joker's place
+ * ("Run: 4♥ (🃏1) 5♥ 6♥ (🃏2)"). A run's cards are listed in run order, so a
  * joker stands for the rank of its position.
  */
 function meldOptionLabel(action) {
@@ -491,7 +491,7 @@ export class TableView {
     const shownDeal = match.over || showingShowdown ? (last ? last.number : match.deal_number) : match.deal_number;
     const dealText = match.deals_in_match ? t("table.dealOf", { n: shownDeal, m: match.deals_in_match }) : t("table.deal", { n: shownDeal });
     const targetText = match.target ? ` · ${t("table.target", { n: match.target })}` : "";
-    const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), disabled: this.me === null,
+    const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), title: t("table.speed"), disabled: this.me === null,
       onchange: (e) => this.changeSpeed(e.target.value) },
     Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
     speed.value = speedName(info.bot_delay);
@@ -808,15 +808,18 @@ export class TableView {
     if (reducedMotion()) return;
     // A card new to the hand comes from the stock; one new on the pile or the
     // table comes from the opponent who just played it.
-    const fromOpponent = event && event.seat !== this.me ? `.opponent[data-seat="${event.seat}"]` : null;
-    animateFrom(before, this.section, { stock: "#stock", opponent: fromOpponent });
-    if (!event || event.seat === this.me) return;
-    this.section.querySelector(`.opponent[data-seat="${event.seat}"]`)?.classList.add("flash");
-    // Draws by an opponent leave no face-up card to move: the pile or stock lifts instead.
-    let target = null;
-    if (event.kind === "draw_discard") target = this.section.querySelector(".discard-stack");
-    else if (event.kind === "draw_stock") target = this.section.querySelector("#stock .card");
-    if (target) target.classList.add("lift");
+    const opponent = event && event.seat !== this.me ? `.opponent[data-seat="${event.seat}"]` : null;
+    const tookPile = opponent && event.kind === "draw_discard";
+    animateFrom(before, this.section, { stock: "#stock", opponent, taker: tookPile ? opponent : null });
+    if (!opponent) return;
+    const box = this.section.querySelector(opponent);
+    box?.classList.add("flash");
+    // An opponent's draw from the stock: a face-down card travels to their box
+    // (one from the pile travels face up, in animateFrom).
+    if (event.kind === "draw_stock") {
+      const stock = this.section.querySelector("#stock .card") || this.section.querySelector("#stock");
+      if (stock) flyTo(this.section, null, stock.getBoundingClientRect(), box);
+    }
   }
 
 }
