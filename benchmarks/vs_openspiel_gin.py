@@ -40,6 +40,7 @@ Run ``--help`` for the options; ``--bots`` picks which of our bots play.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import random
@@ -154,11 +155,25 @@ class Budget(NamedTuple):
     opponent: str = "stock"
 
 
-def _make_bots(game: Any, name: str, our_player: int, seed: int, budget: Budget) -> list[Any]:
-    seconds, rollouts, opponent = budget
+def parse_bot(spec: str) -> tuple[str, dict[str, object]]:
+    """A bot name with options: ``hard+gin_feed_weight=6+wait_for_gin=0``.
+
+    >>> parse_bot("hard+wait_for_gin=0+gin_feed_weight=6.0")
+    ('hard', {'wait_for_gin': 0, 'gin_feed_weight': 6.0})
+    """
+    name, *pairs = spec.split("+")
     options: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        options[key] = ast.literal_eval(value)
+    return name, options
+
+
+def _make_bots(game: Any, spec: str, our_player: int, seed: int, budget: Budget) -> list[Any]:
+    seconds, rollouts, opponent = budget
+    name, options = parse_bot(spec)
     if name == "hard":
-        options = {"rollouts": rollouts} if rollouts else {"time_budget": seconds}
+        options = {**({"rollouts": rollouts} if rollouts else {"time_budget": seconds}), **options}
     ours = PyrummyGinBot(name, our_player, seed=seed, **options)
     theirs = make_opponent(game, opponent, 1 - our_player)
     return [ours, theirs] if our_player == 0 else [theirs, ours]
@@ -248,7 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500, help="games to 100 per bot")
     parser.add_argument("--hands", type=int, default=2000, help="single hands per bot")
-    parser.add_argument("--bots", default="hard,medium", help="our bots, comma separated")
+    parser.add_argument(
+        "--bots",
+        default="hard,medium",
+        help="our bots, comma separated; options after +, e.g. hard+gin_feed_weight=6",
+    )
     parser.add_argument(
         "--hard-budget", type=float, default=0.06, help="hard's seconds per searched decision"
     )

@@ -58,6 +58,7 @@ from pyrummy.bots.base import (
     of_kind,
     require_actions,
 )
+from pyrummy.bots.gin_safety import take_risks
 from pyrummy.bots.hand import cards_of, completes_meld, give_back_order, values_of
 from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_draw, estimate_knock
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
@@ -89,6 +90,9 @@ REPLIES = 3
 DEFAULT_WAIT_FOR_GIN = 4
 #: Gin: waiting for gin only while the stock holds at least this many cards.
 GIN_WAIT_STOCK = 14
+#: Gin: deadwood a discard costs per unit of risk that the opponent takes it
+#: into a meld (:mod:`pyrummy.bots.gin_safety`); 0 turns the estimate off.
+DEFAULT_GIN_FEED_WEIGHT = 0.0
 #: Melding games: deadwood a discard is worth per unit of chance that the next
 #: draw completes the hand (going out; at once, for the going-rummy bonus).
 MELDING_OUT_BONUS = 200.0
@@ -135,6 +139,7 @@ class HardBot:
         equity_after_pass: bool = True,
         settlement_draw: bool = False,
         draw_samples: int = DEFAULT_DRAW_SAMPLES,
+        gin_feed_weight: float = DEFAULT_GIN_FEED_WEIGHT,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -155,6 +160,7 @@ class HardBot:
         self.equity_after_pass = equity_after_pass
         self.settlement_draw = settlement_draw
         self.draw_samples = draw_samples
+        self.gin_feed_weight = gin_feed_weight
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -205,7 +211,29 @@ class HardBot:
         # Gin: the two-draw search measured worse than the one-draw outlook.
         if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
+        if self.gin_feed_weight > 0:
+            return self.gin_safe_discard(observation, give_backs, preferred, rules)
         return preferred
+
+    def gin_safe_discard(
+        self,
+        observation: Observation,
+        give_backs: Sequence[Action],
+        preferred: Action,
+        rules: Rules,
+    ) -> Action:
+        """Gin: the medium bot's discard cost plus ``gin_feed_weight`` times the take risk."""
+        costs = self.guide.discard_costs(observation, give_backs, rules)
+        if len(costs) <= 1:
+            return preferred
+        risks = take_risks(observation, costs, self.rng)
+        scores = {card: cost + self.gin_feed_weight * risks[card] for card, cost in costs.items()}
+        best = min(scores.values())
+        choice = max(
+            (c for c, v in scores.items() if v <= best + 1e-9),
+            key=lambda c: give_back_order(c, rules),
+        )
+        return _discard_of(give_backs, choice) or preferred
 
     def choose_knock_rummy_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
