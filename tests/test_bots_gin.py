@@ -9,15 +9,18 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyrummy.bots import HardBot
-from pyrummy.bots.gin_safety import completes_meld, passed_over, take_risks
-from pyrummy.core.actions import parse_action
+from pyrummy.bots import HardBot, MediumBot, SimpleBot
+from pyrummy.bots.gin_safety import PASS_LIKELIHOOD, completes_meld, passed_over, take_risks
+from pyrummy.bots.medium import KNOCK_PASS_LIKELIHOOD, pass_likelihood
+from pyrummy.core.actions import ActionKind, parse_action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet, parse_card_list
 from pyrummy.core.deal import new_deal
 from pyrummy.core.errors import RummyError
 from pyrummy.core.melds import check_meld
 from pyrummy.core.observation import Observation
+from pyrummy.core.rules import find_rules
 from pyrummy.core.sampling import sample_deal
+from pyrummy.core.solver import deadwood_of_mask
 
 STANDARD = list(ALL_CARDS[:52])
 
@@ -115,3 +118,41 @@ def test_hard_gin_decisions_depend_only_on_what_the_seat_sees() -> None:
             deal.apply(first)
             checked += 1
     assert checked == 16
+
+
+def test_pass_likelihood_doubts_a_hand_that_could_have_knocked() -> None:
+    rules = find_rules("gin")
+    low = CardSet("2H 3H 4H 9S 9D 9C JC QC KC AD").mask  # deadwood 1
+    high = CardSet("2H 5H 8H 9S 9D 3C JC QD KS AD").mask
+    assert pass_likelihood(low, [], passed_knock=True, rules=rules) == KNOCK_PASS_LIKELIHOOD
+    assert pass_likelihood(low, [], passed_knock=False, rules=rules) == 1.0
+    assert pass_likelihood(high, [], passed_knock=True, rules=rules) == 1.0
+    # It drew from the stock over 5S although 5S would have made a run of 5S 6S 7S with it.
+    run_pair = CardSet("6S 7S 2H 5H 8H 9D 3C JC QD KD").mask
+    assert pass_likelihood(run_pair, [Card("5S").index], False, rules) == PASS_LIKELIHOOD
+
+
+def test_medium_infer_passes_weighs_the_knock_re_deals() -> None:
+    deal = new_deal("gin", players=2, seed=11, dealer=1)
+    bot = MediumBot(seed=3, samples=24, infer_passes=True)
+    plain = MediumBot(seed=3, samples=24)
+    # Play simple turns until seat 0 may knock after seat 1 passed a turn.
+    for _ in range(200):
+        if deal.is_over:
+            break
+        legal = deal.legal_actions()
+        seat = deal.current_seat
+        assert seat is not None
+        if seat == 0 and any(a.kind is ActionKind.KNOCK for a in legal) and deal.observe(0).history:
+            view = deal.observe(0)
+            give_backs = [a for a in legal if a.kind in (ActionKind.DISCARD, ActionKind.KNOCK)]
+            least = min(
+                deadwood_of_mask(view.hand.mask & ~a.cards[0].bit, "low") for a in give_backs
+            )
+            weighed = bot.knock_values(view, give_backs, find_rules("gin"), least)
+            uniform = plain.knock_values(view, give_backs, find_rules("gin"), least)
+            assert bot.last_knock_samples == plain.last_knock_samples == 24
+            assert weighed != uniform  # same re-deals, other weights
+            return
+        deal.apply(SimpleBot(seed=1).choose(deal.observe(seat), legal))
+    raise AssertionError("no knock chance for seat 0 in this deal")

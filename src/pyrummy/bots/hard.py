@@ -140,6 +140,7 @@ class HardBot:
         settlement_draw: bool = False,
         draw_samples: int = DEFAULT_DRAW_SAMPLES,
         gin_feed_weight: float = DEFAULT_GIN_FEED_WEIGHT,
+        infer_passes: bool = False,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -174,6 +175,7 @@ class HardBot:
             require_gain=False,
             knock_cap=KNOCK_CAP,
             knock_budget=self.knock_budget,
+            infer_passes=infer_passes,
             clock=clock,
         )
         self.melding_guide = MediumBot(seed, out_bonus=MELDING_OUT_BONUS)
