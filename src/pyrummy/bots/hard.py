@@ -32,7 +32,13 @@
   race to a complete hand.
 * **Gin:** the medium bot's play, except that a knock with ``wait_for_gin``
   deadwood or less (but not gin) is held back for gin while the stock still
-  holds :data:`GIN_WAIT_STOCK` cards. The two-draw search measured worse
+  holds ``gin_wait_stock`` (:data:`GIN_WAIT_STOCK`) cards. Measured and left
+  off (1 Dec, OpenSpiel's repaired simple bot, the same 600 hands,
+  ``benchmarks/vs_openspiel_gin.py --hard-rollouts 8``, knock_samples=32):
+  ``gin_feed_weight`` (discard safety from sampled opponent hands,
+  :mod:`pyrummy.bots.gin_safety`) 6: -0.74 [-1.76, +0.28] points a hand,
+  15: -1.57 [-2.93, -0.21]; ``infer_passes`` (the knock re-deals weighed
+  by the opponent's passes): -0.05 [-0.12, +0.03]. The two-draw search measured worse
   there than the medium bot's one-draw outlook, so give-backs are medium's. With
   ``gin_draw_search`` it also weighs taking the top discard by the two-draw
   outlook; measured no better (-0.16 ± 0.31, 200 pairs), so it is off.
@@ -114,7 +120,11 @@ class HardBot:
     passed a chance to knock, before that by the medium bot's
     ``knock_samples`` re-deals; ``settlement_draw``: knock rummy, draw by
     :func:`~pyrummy.bots.knock_equity.estimate_draw` (``draw_samples`` when
-    ``rollouts`` fixes the work); ``clock``: the clock the budgets are read
+    ``rollouts`` fixes the work); gin: ``gin_wait_stock`` (stock size down to
+    which a small knock waits for gin), ``gin_feed_weight`` (deadwood a discard
+    costs per unit of risk that the opponent takes it into a meld; 0: off) and
+    ``infer_passes`` (the knock re-deals weighed by the opponent's passes);
+    ``clock``: the clock the budgets are read
     from (injected in tests).
 
     >>> bot = HardBot(seed=7, rollouts=10)
@@ -141,6 +151,7 @@ class HardBot:
         draw_samples: int = DEFAULT_DRAW_SAMPLES,
         gin_feed_weight: float = DEFAULT_GIN_FEED_WEIGHT,
         infer_passes: bool = False,
+        gin_wait_stock: int = GIN_WAIT_STOCK,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -162,6 +173,7 @@ class HardBot:
         self.settlement_draw = settlement_draw
         self.draw_samples = draw_samples
         self.gin_feed_weight = gin_feed_weight
+        self.gin_wait_stock = gin_wait_stock
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -304,7 +316,7 @@ class HardBot:
         rules: Rules,
     ) -> Action:
         """Gin: hold a knock of ``wait_for_gin`` deadwood or less for gin while the stock is long."""
-        if self.wait_for_gin <= 0 or observation.stock_count < GIN_WAIT_STOCK:
+        if self.wait_for_gin <= 0 or observation.stock_count < self.gin_wait_stock:
             return knock
         left = deadwood_of_mask(observation.hand.mask & ~knock.cards[0].bit, rules.ace)
         if left == 0 or left > self.wait_for_gin:
