@@ -156,3 +156,16 @@ def test_medium_infer_passes_weighs_the_knock_re_deals() -> None:
             return
         deal.apply(SimpleBot(seed=1).choose(deal.observe(seat), legal))
     raise AssertionError("no knock chance for seat 0 in this deal")
+
+
+def test_hard_waits_for_gin_only_while_the_stock_is_long_enough() -> None:
+    hand = "7H 8H 9H 2C 3C 4C 5S 6S 7S AD KS"
+    view = _gin_view(hand, "QD")
+    legal = sorted(
+        [*(parse_action(f"discard {c}") for c in CardSet(hand)), parse_action("knock KS")]
+    )
+    assert view.stock_count < 40
+    waiting = HardBot(seed=1, rollouts=2, knock_samples=4)
+    assert str(waiting.choose(view, legal)) == "discard KS"  # deadwood 1 left: wait for gin
+    late = HardBot(seed=1, rollouts=2, knock_samples=4, gin_wait_stock=40)
+    assert str(late.choose(view, legal)) == "knock KS"
