@@ -57,6 +57,8 @@ from pyspiel import gin_rummy
 from pyrummy.research.openspiel_gin import PyrummyGinBot
 
 TARGET = 100
+#: Games between two progress lines (stderr).
+PROGRESS_EVERY = 10
 
 
 @dataclass
@@ -228,18 +230,25 @@ def run(name: str, games: int, hands: int, seed: int, budget: Budget, workers: i
     points: list[float] = []
     wins = game_hands = 0
     tasks = list(_tasks(name, games, hands, seed, budget))
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_task, tasks, chunksize=4))
-    else:
-        results = [_task(task) for task in tasks]
-    # Hands come back in task order, so points[i] is hand i for every bot.
-    for kind, value, count in results:
-        if kind == "hand":
-            points.append(value)
-        else:
+    played = 0
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        # Results come back in task order, so points[i] is hand i for every bot.
+        for kind, value, count in pool.map(_task, tasks, chunksize=1 if games else 4):
+            if kind == "hand":
+                points.append(value)
+                continue
             wins += int(value)
             game_hands += count
+            played += 1
+            if played % PROGRESS_EVERY == 0:
+                # A long run can be stopped at any time with its tally so far on stderr.
+                low, high = wilson(wins, played)
+                print(
+                    f"  {name}: {wins}/{played} games won = {wins / played:.1%} "
+                    f"[{low:.1%}, {high:.1%}], {game_hands} hands",
+                    file=sys.stderr,
+                    flush=True,
+                )
     low, high = wilson(wins, games)
     mean, p_low, p_high = mean_interval(points) if points else (0.0, 0.0, 0.0)
     return Summary(
