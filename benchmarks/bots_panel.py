@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import math
 import statistics
 import sys
@@ -94,6 +95,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="another HardBot option, e.g. equity_after_pass=True (repeatable)",
     )
+    parser.add_argument(
+        "--json",
+        help="also write each opponent's margins pair by pair to this file (pairs line up "
+        "across bots run with the same seed, players and deals: compare two bots pair by pair)",
+    )
     args = parser.parse_args(argv)
     hard: dict[str, object] = {"time_budget": args.hard_budget}
     if args.hard_rollouts:
@@ -109,6 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"duplicate pairs each, seed {args.seed}, hard {hard}"
     )
     print(f"{'opponent':<18} {'mean/pair':>9} {'95% interval':>18} {'won':>5} {'lost':>5} {'s':>6}")
+    margins: dict[str, list[float]] = {}
     for opponent in args.opponents:
         started = time.perf_counter()
         nets = measure(
@@ -121,6 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.players,
             args.workers,
         )
+        margins[opponent] = nets
         mean, low, high = interval(nets)
         won = sum(1 for n in nets if n > 0)
         lost = sum(1 for n in nets if n < 0)
@@ -129,6 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{lost:>5} {time.perf_counter() - started:>6.0f}",
             flush=True,
         )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"bot": args.bot, "hard": hard, "margins": margins}, out)
     return 0
 
 

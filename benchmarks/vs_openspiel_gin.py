@@ -40,6 +40,7 @@ Run ``--help`` for the options; ``--bots`` picks which of our bots play.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import random
@@ -56,6 +57,8 @@ from pyspiel import gin_rummy
 from pyrummy.research.openspiel_gin import PyrummyGinBot
 
 TARGET = 100
+#: Games between two progress lines (stderr).
+PROGRESS_EVERY = 10
 
 
 @dataclass
@@ -154,11 +157,25 @@ class Budget(NamedTuple):
     opponent: str = "stock"
 
 
-def _make_bots(game: Any, name: str, our_player: int, seed: int, budget: Budget) -> list[Any]:
-    seconds, rollouts, opponent = budget
+def parse_bot(spec: str) -> tuple[str, dict[str, object]]:
+    """A bot name with options: ``hard+gin_feed_weight=6+wait_for_gin=0``.
+
+    >>> parse_bot("hard+wait_for_gin=0+gin_feed_weight=6.0")
+    ('hard', {'wait_for_gin': 0, 'gin_feed_weight': 6.0})
+    """
+    name, *pairs = spec.split("+")
     options: dict[str, object] = {}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        options[key] = ast.literal_eval(value)
+    return name, options
+
+
+def _make_bots(game: Any, spec: str, our_player: int, seed: int, budget: Budget) -> list[Any]:
+    seconds, rollouts, opponent = budget
+    name, options = parse_bot(spec)
     if name == "hard":
-        options = {"rollouts": rollouts} if rollouts else {"time_budget": seconds}
+        options = {**({"rollouts": rollouts} if rollouts else {"time_budget": seconds}), **options}
     ours = PyrummyGinBot(name, our_player, seed=seed, **options)
     theirs = make_opponent(game, opponent, 1 - our_player)
     return [ours, theirs] if our_player == 0 else [theirs, ours]
@@ -213,18 +230,25 @@ def run(name: str, games: int, hands: int, seed: int, budget: Budget, workers: i
     points: list[float] = []
     wins = game_hands = 0
     tasks = list(_tasks(name, games, hands, seed, budget))
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_task, tasks, chunksize=4))
-    else:
-        results = [_task(task) for task in tasks]
-    # Hands come back in task order, so points[i] is hand i for every bot.
-    for kind, value, count in results:
-        if kind == "hand":
-            points.append(value)
-        else:
+    played = 0
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        # Results come back in task order, so points[i] is hand i for every bot.
+        for kind, value, count in pool.map(_task, tasks, chunksize=1 if games else 4):
+            if kind == "hand":
+                points.append(value)
+                continue
             wins += int(value)
             game_hands += count
+            played += 1
+            if played % PROGRESS_EVERY == 0:
+                # A long run can be stopped at any time with its tally so far on stderr.
+                low, high = wilson(wins, played)
+                print(
+                    f"  {name}: {wins}/{played} games won = {wins / played:.1%} "
+                    f"[{low:.1%}, {high:.1%}], {game_hands} hands",
+                    file=sys.stderr,
+                    flush=True,
+                )
     low, high = wilson(wins, games)
     mean, p_low, p_high = mean_interval(points) if points else (0.0, 0.0, 0.0)
     return Summary(
@@ -248,7 +272,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500, help="games to 100 per bot")
     parser.add_argument("--hands", type=int, default=2000, help="single hands per bot")
-    parser.add_argument("--bots", default="hard,medium", help="our bots, comma separated")
+    parser.add_argument(
+        "--bots",
+        default="hard,medium",
+        help="our bots, comma separated; options after +, e.g. hard+gin_feed_weight=6",
+    )
     parser.add_argument(
         "--hard-budget", type=float, default=0.06, help="hard's seconds per searched decision"
     )

@@ -32,7 +32,13 @@
   race to a complete hand.
 * **Gin:** the medium bot's play, except that a knock with ``wait_for_gin``
   deadwood or less (but not gin) is held back for gin while the stock still
-  holds :data:`GIN_WAIT_STOCK` cards. The two-draw search measured worse
+  holds ``gin_wait_stock`` (:data:`GIN_WAIT_STOCK`) cards. Measured and left
+  off (1 Dec, OpenSpiel's repaired simple bot, the same 600 hands,
+  ``benchmarks/vs_openspiel_gin.py --hard-rollouts 8``, knock_samples=32):
+  ``gin_feed_weight`` (discard safety from sampled opponent hands,
+  :mod:`pyrummy.bots.gin_safety`) 6: -0.74 [-1.76, +0.28] points a hand,
+  15: -1.57 [-2.93, -0.21]; ``infer_passes`` (the knock re-deals weighed
+  by the opponent's passes): -0.05 [-0.12, +0.03]. The two-draw search measured worse
   there than the medium bot's one-draw outlook, so give-backs are medium's. With
   ``gin_draw_search`` it also weighs taking the top discard by the two-draw
   outlook; measured no better (-0.16 ± 0.31, 200 pairs), so it is off.
@@ -58,6 +64,7 @@ from pyrummy.bots.base import (
     of_kind,
     require_actions,
 )
+from pyrummy.bots.gin_safety import take_risks
 from pyrummy.bots.hand import cards_of, completes_meld, give_back_order, values_of
 from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_draw, estimate_knock
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
@@ -89,6 +96,9 @@ REPLIES = 3
 DEFAULT_WAIT_FOR_GIN = 4
 #: Gin: waiting for gin only while the stock holds at least this many cards.
 GIN_WAIT_STOCK = 14
+#: Gin: deadwood a discard costs per unit of risk that the opponent takes it
+#: into a meld (:mod:`pyrummy.bots.gin_safety`); 0 turns the estimate off.
+DEFAULT_GIN_FEED_WEIGHT = 0.0
 #: Melding games: deadwood a discard is worth per unit of chance that the next
 #: draw completes the hand (going out; at once, for the going-rummy bonus).
 MELDING_OUT_BONUS = 200.0
@@ -110,7 +120,11 @@ class HardBot:
     passed a chance to knock, before that by the medium bot's
     ``knock_samples`` re-deals; ``settlement_draw``: knock rummy, draw by
     :func:`~pyrummy.bots.knock_equity.estimate_draw` (``draw_samples`` when
-    ``rollouts`` fixes the work); ``clock``: the clock the budgets are read
+    ``rollouts`` fixes the work); gin: ``gin_wait_stock`` (stock size down to
+    which a small knock waits for gin), ``gin_feed_weight`` (deadwood a discard
+    costs per unit of risk that the opponent takes it into a meld; 0: off) and
+    ``infer_passes`` (the knock re-deals weighed by the opponent's passes);
+    ``clock``: the clock the budgets are read
     from (injected in tests).
 
     >>> bot = HardBot(seed=7, rollouts=10)
@@ -135,6 +149,9 @@ class HardBot:
         equity_after_pass: bool = True,
         settlement_draw: bool = False,
         draw_samples: int = DEFAULT_DRAW_SAMPLES,
+        gin_feed_weight: float = DEFAULT_GIN_FEED_WEIGHT,
+        infer_passes: bool = False,
+        gin_wait_stock: int = GIN_WAIT_STOCK,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -155,6 +172,8 @@ class HardBot:
         self.equity_after_pass = equity_after_pass
         self.settlement_draw = settlement_draw
         self.draw_samples = draw_samples
+        self.gin_feed_weight = gin_feed_weight
+        self.gin_wait_stock = gin_wait_stock
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -168,6 +187,7 @@ class HardBot:
             require_gain=False,
             knock_cap=KNOCK_CAP,
             knock_budget=self.knock_budget,
+            infer_passes=infer_passes,
             clock=clock,
         )
         self.melding_guide = MediumBot(seed, out_bonus=MELDING_OUT_BONUS)
@@ -205,7 +225,29 @@ class HardBot:
         # Gin: the two-draw search measured worse than the one-draw outlook.
         if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
+        if self.gin_feed_weight > 0:
+            return self.gin_safe_discard(observation, give_backs, preferred, rules)
         return preferred
+
+    def gin_safe_discard(
+        self,
+        observation: Observation,
+        give_backs: Sequence[Action],
+        preferred: Action,
+        rules: Rules,
+    ) -> Action:
+        """Gin: the medium bot's discard cost plus ``gin_feed_weight`` times the take risk."""
+        costs = self.guide.discard_costs(observation, give_backs, rules)
+        if len(costs) <= 1:
+            return preferred
+        risks = take_risks(observation, costs, self.rng)
+        scores = {card: cost + self.gin_feed_weight * risks[card] for card, cost in costs.items()}
+        best = min(scores.values())
+        choice = max(
+            (c for c, v in scores.items() if v <= best + 1e-9),
+            key=lambda c: give_back_order(c, rules),
+        )
+        return _discard_of(give_backs, choice) or preferred
 
     def choose_knock_rummy_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -274,7 +316,7 @@ class HardBot:
         rules: Rules,
     ) -> Action:
         """Gin: hold a knock of ``wait_for_gin`` deadwood or less for gin while the stock is long."""
-        if self.wait_for_gin <= 0 or observation.stock_count < GIN_WAIT_STOCK:
+        if self.wait_for_gin <= 0 or observation.stock_count < self.gin_wait_stock:
             return knock
         left = deadwood_of_mask(observation.hand.mask & ~knock.cards[0].bit, rules.ace)
         if left == 0 or left > self.wait_for_gin:

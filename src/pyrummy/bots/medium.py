@@ -38,6 +38,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from pyrummy.bots.base import sample_or_none, seat_of
+from pyrummy.bots.gin_safety import PASS_LIKELIHOOD, passed_over
+from pyrummy.bots.gin_safety import completes_meld as completes_meld_mask
 from pyrummy.bots.hand import completes_meld, deadwood, give_back_order, values_of
 from pyrummy.bots.lookahead import (
     best_after_taking,
@@ -55,7 +57,7 @@ from pyrummy.core.melds import layoff_targets
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import knock_transfers, settle
-from pyrummy.core.solver import best_discards_of_mask
+from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask
 
 #: Deadwood a fed card is taken to be worth to the opponent who takes it.
 DEFAULT_FEED_WEIGHT = 8.0
@@ -110,7 +112,9 @@ class MediumBot(SimpleBot):
     of chance that the next draw completes the hand (0 for medium; the hard
     bot sets it). ``knock_budget``: seconds a knock decision may spend
     (anytime: it stops sampling when ``clock`` passes it, after
-    :data:`MIN_KNOCK_SAMPLES`); None: all ``samples``.
+    :data:`MIN_KNOCK_SAMPLES`); None: all ``samples``. ``infer_passes``
+    (gin): weigh each knock re-deal by how well it explains the opponent's
+    play (:func:`pass_likelihood`).
 
     >>> bot = MediumBot(seed=1, samples=8)
     >>> bot.name, bot.samples
@@ -135,6 +139,7 @@ class MediumBot(SimpleBot):
         hold_until: int | None = None,
         out_bonus: float = 0.0,
         knock_budget: float | None = None,
+        infer_passes: bool = False,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(seed)
@@ -150,6 +155,7 @@ class MediumBot(SimpleBot):
         self.hold_until = hold_until
         self.out_bonus = out_bonus
         self.knock_budget = knock_budget
+        self.infer_passes = infer_passes
         self.clock = clock
         #: Re-deals behind the last knock decision.
         self.last_knock_samples = 0
@@ -360,8 +366,11 @@ class MediumBot(SimpleBot):
         tied = [a for a in give_backs if left[a.cards[0]] == deadwood_left]
         knock_card = max((a.cards[0] for a in tied), key=lambda c: give_back_order(c, rules))
         waiting = [a for a in tied if a.kind is ActionKind.DISCARD]
-        now_total = later_total = 0.0
+        now_total = later_total = weight_total = 0.0
         done = 0
+        infer = self.infer_passes and rules.family == "gin" and observation.players == 2
+        passes = passed_over(observation, 1 - me) if infer else []
+        passed_knock = infer and _passed_knock(observation, 1 - me)
         deadline = None if self.knock_budget is None else self.clock() + self.knock_budget
         for _ in range(self.samples):
             if deadline is not None and done >= MIN_KNOCK_SAMPLES and self.clock() > deadline:
@@ -371,17 +380,19 @@ class MediumBot(SimpleBot):
                 break
             done += 1
             hands = [deal.hands(seat).mask for seat in range(deal.players)]
+            weight = pass_likelihood(hands[1 - me], passes, passed_knock, rules) if infer else 1.0
+            weight_total += weight
             hands[me] = hand & ~knock_card.bit
-            now_total += _knock_outcome(hands, me, rules)
+            now_total += weight * _knock_outcome(hands, me, rules)
             if not waiting:
                 later_total = float("-inf")
                 continue
             discard = max(waiting, key=lambda a: give_back_order(a.cards[0], rules))
-            later_total += self._value_of_waiting(deal, discard, me, rules)
+            later_total += weight * self._value_of_waiting(deal, discard, me, rules)
         self.last_knock_samples = done
-        if done == 0:
+        if done == 0 or weight_total <= 0:
             return 0.0, 0.0
-        return now_total / done, later_total / done
+        return now_total / weight_total, later_total / weight_total
 
     def _value_of_waiting(self, deal: Deal, discard: Action, me: int, rules: Rules) -> float:
         """Play one round the simple way, then knock at the next turn if allowed."""
@@ -411,6 +422,35 @@ class MediumBot(SimpleBot):
         hands = [deal.hands(seat).mask for seat in range(deal.players)]
         hands[me] = hand & ~(1 << best[1])
         return _knock_outcome(hands, me, rules)
+
+
+#: Gin, ``infer_passes``: likelihood of a re-deal in which the opponent ended
+#: its last turn face up with a hand it could have knocked with.
+KNOCK_PASS_LIKELIHOOD = 0.2
+
+
+def pass_likelihood(hand: int, passes: Sequence[int], passed_knock: bool, rules: Rules) -> float:
+    """How well a sampled opponent hand (a mask) explains its play, 0-1.
+
+    A gin player usually knocks when it may, and usually takes a top discard
+    that completes a meld: a hand that could have knocked at its last
+    discard, or that a passed-over card would complete, is less likely.
+    """
+    weight = 1.0
+    if passed_knock and deadwood_of_mask(hand, rules.ace) <= rules.knock_limit:
+        weight *= KNOCK_PASS_LIKELIHOOD
+    for index in passes:
+        if not hand >> index & 1 and completes_meld_mask(index, hand):
+            weight *= PASS_LIKELIHOOD
+    return weight
+
+
+def _passed_knock(observation: Observation, seat: int) -> bool:
+    """Did ``seat``'s last action give a card back face up (not a knock)?"""
+    for actor, action in reversed(observation.history):
+        if actor == seat:
+            return action.kind is ActionKind.DISCARD
+    return False
 
 
 def relative_outcome(net: Sequence[float], seat: int) -> float:
