@@ -241,7 +241,8 @@ def rooms_router(
 
     @router.post("/api/rooms/{code}/start")
     async def start_room(code: str, request: Request) -> dict[str, Any]:
-        """The creator starts the match (409 while a seat is still open)."""
+        """The creator starts the match (409 while a seat is still open; 429 or
+        503 when the caps on unfinished tables refuse one more, nothing stored)."""
         manager = rooms()
         client = client_of(request)
         room = await manager.start(code, room_token(request, code), lambda: table_caps(client))
