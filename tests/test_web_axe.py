@@ -47,6 +47,10 @@ def serve_axe(page: Page, axe_source: str) -> None:
 
 
 def serious(page: Page, axe_source: str) -> list[str]:
+    # Any page may be checked (the friends tests open their own): the route is set once per page.
+    if not getattr(page, "axe_served", False):
+        serve_axe(page, axe_source)
+        page.axe_served = True  # type: ignore[attr-defined]
     page.add_script_tag(url=AXE_URL)
     result: dict[str, Any] = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [
@@ -60,7 +64,6 @@ def serious(page: Page, axe_source: str) -> list[str]:
 def test_no_serious_violations(browser: Browser, base_url: str, axe_source: str, lang: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=lang)
     page = context.new_page()
-    serve_axe(page, axe_source)
     violations: list[str] = []
     page.on(
         "console",

@@ -303,6 +303,18 @@ def test_statistics_count_a_finished_match_and_sound_persists(
     shot(page, "history-1280")
     page.click("#lang-switch")
     expect(page.locator("h1")).to_have_text("Сыгранные партии")
+    # On a phone, in either language, History's tables fit: no column runs off to the right.
+    page.set_viewport_size({"width": 360, "height": 740})
+    for language in ("Сыгранные партии", "Finished matches"):
+        expect(page.locator("h1")).to_have_text(language)
+        expect(page.locator("#my-games tbody tr")).to_have_count(1)
+        overflowing: list[int] = page.locator(".ledger-wrap").evaluate_all(
+            "ws => ws.map(w => w.scrollWidth - w.clientWidth).filter(d => d > 0)"
+        )
+        assert overflowing == []
+        shot(page, f"history-360-{'ru' if language.startswith('С') else 'en'}")
+        if language.startswith("С"):
+            page.click("#lang-switch")
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 

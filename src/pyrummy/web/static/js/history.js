@@ -42,7 +42,7 @@ export async function renderHistory(root, offset = 0) {
       h("td", {}, winners),
       h("td", {}, h("a", { href: `#/replay/${m.id}` }, t("history.watch"))));
   });
-  section.append(h("div", { class: "ledger-wrap" }, h("table", { class: "history-table" },
+  section.append(h("div", { class: "ledger-wrap" }, h("table", { class: "history-table all-matches" },
     h("thead", {}, h("tr", {}, ["history.when", "history.game", "history.playersResults", "history.winner", "history.watch"].map((k) => h("th", { scope: "col" }, t(k))))),
     h("tbody", {}, rows))));
   if (data.total > offset + data.matches.length) {
