@@ -590,6 +590,11 @@ def test_turn_timer_and_presence_marks_on_the_table(browser: Browser, tmp_path: 
         counted = seconds_shown(mover.page)
         assert 0 < counted <= TURN
         eventually(lambda: "countdown" in box_mark_kinds(other.page, first), timeout=5)
+        # Said once to the person to play, 10 s before the end (the timer here is shorter).
+        warning = "Осталось 10 секунд" if mover is boris else "10 seconds left to move"
+        expect(mover.page.locator("#room-countdown-alert")).to_contain_text(warning)
+        mover.shot("friends-countdown-1280")
+        other.shot("friends-countdown-other-1280")
         if counted > 2:
             eventually(lambda: seconds_shown(mover.page) < counted, timeout=5)
         # Nobody moves: past the timer the bot plays each turn, and each is marked away.

@@ -614,7 +614,9 @@ export class RoomPanel {
     if (this.destroyed) return;
     this.root.classList.add("has-room");
     this.panel = h("aside", { class: "room-panel", id: "room-panel", "aria-label": t("friends.players") });
-    this.root.append(this.panel);
+    // Outside the panel, which is drawn afresh: a warning once said stays said.
+    this.alert = h("p", { class: "visually-hidden", id: "room-countdown-alert", role: "status" });
+    this.root.append(this.panel, this.alert);
     // The table page draws its opponents afresh on every event: their marks
     // (disconnected, away, a bot playing for them) are put back each time.
     this.observer = new MutationObserver(() => this.markSeats());
@@ -632,6 +634,7 @@ export class RoomPanel {
     document.removeEventListener("pyrummy:moved", this.onActivity);
     this.root.classList.remove("has-room");
     if (this.panel) this.panel.remove();
+    if (this.alert) this.alert.remove();
   }
 
   relabel() {
@@ -719,10 +722,10 @@ export class RoomPanel {
     if (this.panel) this.panel.querySelector("#room-countdown")?.toggleAttribute("hidden", left === null);
     this.markSeats();
     const d = this.deadline;
+    if (this.alert && (!d || d.seat !== room?.you)) this.alert.textContent = "";
     if (d && room && d.seat === room.you && left !== null && left <= 10 && left > 0 && !d.warned) {
       d.warned = true;
-      const say = this.panel?.querySelector("#room-countdown-alert");
-      if (say) say.textContent = t("friends.turnSoon");
+      if (this.alert) this.alert.textContent = t("friends.turnSoon");
     }
   }
 
@@ -743,8 +746,7 @@ export class RoomPanel {
     const left = this.secondsLeft();
     this.panel.append(
       h("p", { class: "turn-countdown", id: "room-countdown", "aria-live": "off", hidden: left === null },
-        left === null ? "" : this.countdownText(room, left)),
-      h("p", { class: "visually-hidden", id: "room-countdown-alert", role: "status" }));
+        left === null ? "" : this.countdownText(room, left)));
     if (you !== null && room.seats[you].away) {
       this.panel.append(h("p", { class: "away-note" }, t("friends.youAway"), " ",
         h("button", { type: "button", id: "room-back", onclick: () => { this.active = true; this.poll(); } }, t("friends.back"))));
