@@ -340,6 +340,10 @@ def test_turn_timer_plays_the_turn_and_marks_the_person_away(client: TestClient)
     current = state(client, table, anna)["observation"]["current_seat"]
     for token in tokens.values():
         client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(token))
+    # The page's countdown: seconds left of the person's turn, not a deadline.
+    shown = room(client, code)
+    assert shown["to_play"] == current
+    assert 10 < shown["turn_left"] <= 30
     assert keeper_tick(client, time.time() + 10) == 0
     # Present but slow: past 30 s the stand-in plays that turn to its end.
     steps = 0
@@ -353,6 +357,16 @@ def test_turn_timer_plays_the_turn_and_marks_the_person_away(client: TestClient)
     # Active again: no longer away.
     client.post(f"/api/rooms/{code}/poll", json={"active": True}, headers=headers(tokens[current]))
     assert room(client, code)["seats"][current]["away"] is False
+
+
+def test_no_countdown_without_a_turn_timer(client: TestClient) -> None:
+    created = make_room(client, seats=[{"kind": "you"}, {"kind": "open"}])
+    code, anna = created["room"]["code"], created["token"]
+    join(client, code)
+    client.post(f"/api/rooms/{code}/start", headers=headers(anna))
+    shown = room(client, code)
+    assert shown["turn_timer"] == 0 and shown["to_play"] in (0, 1)
+    assert "turn_left" not in shown
 
 
 def test_play_again_with_the_same_people(client: TestClient) -> None:

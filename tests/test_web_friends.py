@@ -172,6 +172,17 @@ def box_marks(page: Page, seat: int) -> str:
     return marks.inner_text() if marks.count() else ""
 
 
+def box_mark_kinds(page: Page, seat: int) -> list[str]:
+    marks = page.locator(f".table-view .opponent[data-seat='{seat}'] .seat-mark")
+    return [str(marks.nth(i).get_attribute("data-mark")) for i in range(marks.count())]
+
+
+def seconds_shown(page: Page) -> int:
+    """The turn countdown's number of seconds on that page."""
+    text = page.locator("#room-countdown").inner_text()
+    return int("".join(ch for ch in text.split(":")[-1] if ch.isdigit()))
+
+
 def has_box(page: Page, seat: int) -> bool:
     return page.locator(f".table-view .opponent[data-seat='{seat}']").count() == 1
 
@@ -285,6 +296,8 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     vera = Person(browser, url_b, "Vera", width=360)
     vera.page.click("#friends-start")
     expect(vera.page.locator("#friends-create")).to_be_visible()
+    # Bots are named as on the table and in the records (tables.seat_name).
+    expect(vera.page.locator("#friends-seat-3 option:checked")).to_have_text("Bot 1 (easy)")
     vera.shot(f"friends-form-360{tag}")
     vera.page.goto(url_b + "/")
     vera.page.fill("#room-code", f"{code[:3].lower()}-{code[3:].lower()}")
@@ -303,6 +316,7 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     anna.page.select_option("#room-bot-level-3", "easy")
     anna.page.click("#room-seat-bot-3")
     expect(anna.page.locator("#room-start")).to_be_enabled()
+    expect(anna.page.locator("#room-seats li").nth(2)).to_contain_text("Bot 1 (easy)")
     anna.shot(f"friends-waiting-1280{tag}")
     # Dan types the code of the full table: it says so and offers to watch.
     dan = Person(browser, url_b, "Dan")
@@ -321,7 +335,12 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     assert tokens[0] and tokens[1] and tokens[0] != tokens[1] and dan.token(table_id) is None
     people = {0: anna, 1: boris}
     expect(anna.page.locator("#room-players")).to_contain_text("Boris")
+    expect(anna.page.locator("#room-players li[data-seat='2']")).to_contain_text("Bot 1 (easy)")
+    summary = httpx.get(f"{url_a}/api/tables/{table_id}").json()
+    assert summary["seats"][2]["name"] == "Bot 1 (easy)"
     expect(dan.page.locator("#spectator-note")).to_be_visible()
+    # No turn timer chosen: no countdown.
+    expect(anna.page.locator("#room-countdown")).to_be_hidden()
     anna.shot(f"friends-table-1280{tag}")
     # A deal, the two people alternating (the bot plays by itself). The bot may
     # knock before both people have played (knocking early is good play): then
@@ -558,6 +577,26 @@ def test_turn_timer_and_presence_marks_on_the_table(browser: Browser, tmp_path: 
         table_id = anna.page.url.rsplit("/", 1)[1]
         token = anna.token(table_id)
         assert state(url, table_id, token)["seq"] == 0
+        # The countdown of the turn: for the person to play and on the other's
+        # view of that seat, in each one's language, not read out every second.
+        first = state(url, table_id, token)["observation"]["current_seat"]
+        mover, other = (anna, boris) if first == 0 else (boris, anna)
+        mine = {"en": "Your turn:", "ru": "Ваш ход:"}
+        mover_says = mine["ru" if mover is boris else "en"]
+        expect(mover.page.locator("#room-countdown")).to_contain_text(mover_says)
+        other_says = "Ходит Anna" if other is boris else "Boris to play"
+        expect(other.page.locator("#room-countdown")).to_contain_text(other_says)
+        expect(other.page.locator("#room-countdown")).to_have_attribute("aria-live", "off")
+        counted = seconds_shown(mover.page)
+        assert 0 < counted <= TURN
+        eventually(lambda: "countdown" in box_mark_kinds(other.page, first), timeout=5)
+        # Said once to the person to play, 10 s before the end (the timer here is shorter).
+        warning = "Осталось 10 секунд" if mover is boris else "10 seconds left to move"
+        expect(mover.page.locator("#room-countdown-alert")).to_contain_text(warning)
+        mover.shot("friends-countdown-1280")
+        other.shot("friends-countdown-other-1280")
+        if counted > 2:
+            eventually(lambda: seconds_shown(mover.page) < counted, timeout=5)
         # Nobody moves: past the timer the bot plays each turn, and each is marked away.
         eventually(
             lambda: "away" in box_marks(anna.page, 1) and "отошёл" in box_marks(boris.page, 0),
@@ -568,7 +607,13 @@ def test_turn_timer_and_presence_marks_on_the_table(browser: Browser, tmp_path: 
         expect(boris.page.locator("#room-back")).to_be_visible()
         anna.shot("friends-away-1280")
         boris.shot("friends-away-ru-1280")
-        # Boris's next action (his turn, played by himself) clears his mark.
+        # Typing in the chat is not playing: Boris stays away...
+        boris.page.fill("#chat-input", "hi")
+        boris.page.press("#chat-input", "Enter")
+        expect(anna.page.locator("#chat-log")).to_contain_text("hi")
+        time.sleep(3.5)  # two of Boris's polls (1.5 s apart)
+        assert "away" in box_marks(anna.page, 1)
+        # ...until his next action (his turn, played by himself) clears his mark.
         play_turn(boris, knock=False)
         eventually(lambda: "away" not in box_marks(anna.page, 1), timeout=10)
         assert "отошёл" in box_marks(boris.page, 0)

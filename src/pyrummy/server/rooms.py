@@ -29,7 +29,7 @@ chat and presence, and watchers not seen for a while.
 bots (every process on SQLite, the advisory-lock owner on PostgreSQL) makes
 the ``simple`` bot play a person's seat while it is abandoned, or for one turn
 when the room's turn timer runs out (the person is then marked away until
-they are active again). A person who comes back simply plays on.
+their own move at the table, or their "I'm back"). A person who comes back simply plays on.
 """
 
 from __future__ import annotations
@@ -671,9 +671,35 @@ class Rooms:
                 table = await self.manager.get(room.table_id)
                 view["to_play"] = table.match.current_seat
                 view["over"] = table.is_over
+                left = await self.turn_left(room, table, now)
+                if left is not None:
+                    view["turn_left"] = left
         if chat_since >= 0:
             view["chat"] = await self.chat_since(room.code, chat_since)
         return view
+
+    async def turn_left(self, room: Room, table: LiveTable, now: float) -> float | None:
+        """Seconds left of the turn timer for the person to play (the page's
+        countdown; seconds, not a deadline, so the clocks need not agree), or
+        None when no person's turn is timed."""
+        seat = table.match.current_seat
+        if not room.turn_timer or table.is_over or seat is None or table.awaiting:
+            return None
+        if room.seats[seat].kind != HUMAN:
+            return None
+        began = await self.last_action_at(table, seat) or (room.started_at or now)
+        return round(max(0.0, room.turn_timer - (now - began)), 1)
+
+    async def last_action_at(self, table: LiveTable, not_seat: int | None) -> float | None:
+        """When the last action (by a seat other than ``not_seat``) was stored."""
+        query = select(func.max(ACTIONS_TABLE.c.at)).where(
+            ACTIONS_TABLE.c.table_id == table.table_id
+        )
+        if not_seat is not None:
+            query = query.where(ACTIONS_TABLE.c.seat != not_seat)
+        async with self.store.transaction() as connection:
+            value = await connection.scalar(query)
+        return None if value is None else float(value)
 
 
 class RoomKeeper:
@@ -792,7 +818,7 @@ class RoomKeeper:
         steps = 0
         for looking in sorted(table.awaiting):
             status = self.rooms.seat_status(room, looking, presence, now)
-            last = await self._last_action_at(table, None) or (room.started_at or now)
+            last = await self.rooms.last_action_at(table, None) or (room.started_at or now)
             timed_out = room.turn_timer and now - last > room.turn_timer
             if status.get("abandoned") or timed_out:
                 await table.acknowledge(looking)
@@ -803,7 +829,7 @@ class RoomKeeper:
         status = self.rooms.seat_status(room, seat, presence, now)
         stand_in = bool(status.get("abandoned"))
         if not stand_in and room.turn_timer:
-            turn_began = await self._last_action_at(table, seat) or (room.started_at or now)
+            turn_began = await self.rooms.last_action_at(table, seat) or (room.started_at or now)
             if now - turn_began > room.turn_timer:
                 stand_in = True
                 if seat not in room.away:
@@ -830,14 +856,3 @@ class RoomKeeper:
         )
         table.wake_bots()
         return steps + 1
-
-    async def _last_action_at(self, table: LiveTable, not_seat: int | None) -> float | None:
-        """When the last action (by a seat other than ``not_seat``) was stored."""
-        query = select(func.max(ACTIONS_TABLE.c.at)).where(
-            ACTIONS_TABLE.c.table_id == table.table_id
-        )
-        if not_seat is not None:
-            query = query.where(ACTIONS_TABLE.c.seat != not_seat)
-        async with self.rooms.store.transaction() as connection:
-            value = await connection.scalar(query)
-        return None if value is None else float(value)

@@ -36,7 +36,7 @@ addTexts({
     "friends.seat": "Seat {n}",
     "friends.you": "You",
     "friends.open": "Open seat (a friend)",
-    "friends.bot": "Bot ({level})",
+    "friends.bot": "Bot {n} ({level})",
     "friends.addSeat": "Add a seat",
     "friends.removeSeat": "Remove the last seat",
     "friends.name": "Your name",
@@ -75,6 +75,10 @@ addTexts({
     "friends.botPlaying": "a bot plays for now",
     "friends.botPlayingFor": "bot playing for {name}",
     "friends.toPlay": "to play",
+    "friends.turnLeftYou": "Your turn: {s} s left",
+    "friends.turnLeft": "{name} to play: {s} s left",
+    "friends.turnSoon": "10 seconds left to move, then a bot plays your turn.",
+    "friends.secondsShort": "{s} s",
     "friends.youMark": "(you)",
     "friends.chat": "Chat",
     "friends.say": "Message",
@@ -98,7 +102,7 @@ addTexts({
     "friends.seat": "Место {n}",
     "friends.you": "Вы",
     "friends.open": "Свободно (для друга)",
-    "friends.bot": "Бот ({level})",
+    "friends.bot": "Бот {n} ({level})",
     "friends.addSeat": "Добавить место",
     "friends.removeSeat": "Убрать последнее место",
     "friends.name": "Ваше имя",
@@ -137,6 +141,10 @@ addTexts({
     "friends.botPlaying": "пока играет бот",
     "friends.botPlayingFor": "за {name} играет бот",
     "friends.toPlay": "ходит",
+    "friends.turnLeftYou": "Ваш ход: осталось {s} с",
+    "friends.turnLeft": "Ходит {name}: осталось {s} с",
+    "friends.turnSoon": "Осталось 10 секунд, потом ход сделает бот.",
+    "friends.secondsShort": "{s} с",
     "friends.youMark": "(вы)",
     "friends.chat": "Чат",
     "friends.say": "Сообщение",
@@ -233,8 +241,17 @@ function checkName(input, status) {
   return value;
 }
 
-function seatLabel(seat) {
-  if (seat.kind === "bot") return t("friends.bot", { level: t(`difficulty.${seat.bot}`) });
+/** How many bots sit up to and including seat ``index``: bots are numbered among
+ * themselves, as on the table and in the records (server/tables.py seat_name). */
+function botNumber(kinds, index) {
+  return kinds.slice(0, index + 1).filter((kind) => kind === "bot").length;
+}
+
+function seatLabel(seat, seats) {
+  if (seat.kind === "bot") {
+    const n = botNumber(seats.map((s) => s.kind), seat.seat);
+    return t("friends.bot", { n, level: t(`difficulty.${seat.bot}`) });
+  }
   if (seat.kind === "open") return t("friends.missing");
   return seat.name;
 }
@@ -296,7 +313,8 @@ export async function renderFriendsForm(root) {
       } },
       h("option", { value: "you", selected: value === "you" }, t("friends.you")),
       h("option", { value: "open", selected: value === "open" }, t("friends.open")),
-      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: value === `bot:${b}` }, t("friends.bot", { level: t(`difficulty.${b}`) }))));
+      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: value === `bot:${b}` },
+        t("friends.bot", { n: botNumber([...choice.seats.slice(0, i).map((s) => s.split(":")[0]), "bot"], i), level: t(`difficulty.${b}`) }))));
       return h("li", {}, h("label", { for: `friends-seat-${i + 1}` }, t("friends.seat", { n: i + 1 })), " ", select);
     });
     const more = h("button", { type: "button", id: "friends-add-seat", disabled: choice.seats.length >= p.max_players,
@@ -466,7 +484,7 @@ export class RoomView {
   seatList(room) {
     return h("ol", { class: "room-seats", id: "room-seats" }, room.seats.map((seat) => {
       const mine = seat.seat === room.you;
-      const parts = [h("span", { class: "seat-name" }, seatLabel(seat))];
+      const parts = [h("span", { class: "seat-name" }, seatLabel(seat, room.seats))];
       if (mine) parts.push(" ", h("span", { class: "tag" }, t("friends.youMark")));
       if (seat.creator) parts.push(" ", h("span", { class: "tag" }, t("friends.creator")));
       const creatorHere = room.you === room.creator;
@@ -576,11 +594,12 @@ export class RoomPanel {
     this.room = null;
     this.chat = [];
     this.chatSince = 0;
-    this.active = true;
+    this.active = false;
     this.muted = !!load(MUTE_KEY, false);
+    // Away ends with the person's own move at the table (or "I'm back"), not
+    // with any key or click: typing in the chat is not playing.
     this.onActivity = () => { this.active = true; };
-    document.addEventListener("keydown", this.onActivity);
-    document.addEventListener("pointerdown", this.onActivity);
+    document.addEventListener("pyrummy:moved", this.onActivity);
     this.panel = null;
     this.start();
   }
@@ -595,23 +614,27 @@ export class RoomPanel {
     if (this.destroyed) return;
     this.root.classList.add("has-room");
     this.panel = h("aside", { class: "room-panel", id: "room-panel", "aria-label": t("friends.players") });
-    this.root.append(this.panel);
+    // Outside the panel, which is drawn afresh: a warning once said stays said.
+    this.alert = h("p", { class: "visually-hidden", id: "room-countdown-alert", role: "status" });
+    this.root.append(this.panel, this.alert);
     // The table page draws its opponents afresh on every event: their marks
     // (disconnected, away, a bot playing for them) are put back each time.
     this.observer = new MutationObserver(() => this.markSeats());
     this.observer.observe(this.root, { childList: true, subtree: true });
     this.poll();
     this.timer = setInterval(() => this.poll(), POLL_MS);
+    this.ticker = setInterval(() => this.tick(), 1000);
   }
 
   destroy() {
     this.destroyed = true;
     clearInterval(this.timer);
+    clearInterval(this.ticker);
     if (this.observer) this.observer.disconnect();
-    document.removeEventListener("keydown", this.onActivity);
-    document.removeEventListener("pointerdown", this.onActivity);
+    document.removeEventListener("pyrummy:moved", this.onActivity);
     this.root.classList.remove("has-room");
     if (this.panel) this.panel.remove();
+    if (this.alert) this.alert.remove();
   }
 
   relabel() {
@@ -626,6 +649,8 @@ export class RoomPanel {
     for (const box of this.root.querySelectorAll(".table-view .opponent[data-seat]")) {
       const seat = room.seats[Number(box.dataset.seat)];
       const marks = seat ? seatMarks(seat) : [];
+      const left = this.secondsLeft();
+      if (seat && left !== null && this.deadline.seat === seat.seat) marks.push(["countdown", t("friends.secondsShort", { s: left })]);
       const key = marks.map(([kind, text]) => `${kind}:${text}`).join("|");
       const head = box.querySelector(".opponent-head") || box;
       const shown = head.querySelector(".seat-marks");
@@ -662,11 +687,51 @@ export class RoomPanel {
     } catch (_) {
       return;
     }
-    const key = JSON.stringify([this.room, this.chat.length ? this.chat[this.chat.length - 1].id : 0]);
+    this.setDeadline(this.room);
+    const { turn_left: _left, ...steady } = this.room;
+    const key = JSON.stringify([steady, this.chat.length ? this.chat[this.chat.length - 1].id : 0]);
     if (key === this.shown) return;
     this.shown = key;
     this.render();
     this.markSeats();
+  }
+
+  /** The turn timer's end on this page's clock (the server sends seconds left,
+   * so the two clocks need not agree). Small poll-to-poll jitter is ignored. */
+  setDeadline(room) {
+    if (room.turn_left === undefined || room.to_play === undefined || room.to_play === null) {
+      this.deadline = null;
+      return;
+    }
+    const deadline = Date.now() + room.turn_left * 1000;
+    const same = this.deadline && this.deadline.seat === room.to_play && Math.abs(this.deadline.at - deadline) < 1500;
+    if (!same) this.deadline = { seat: room.to_play, at: deadline, warned: false };
+  }
+
+  secondsLeft() {
+    return this.deadline ? Math.max(0, Math.ceil((this.deadline.at - Date.now()) / 1000)) : null;
+  }
+
+  /** Once a second: the countdown's number (not announced: aria-live off), the
+   * seat's box on the table, and one spoken warning at 10 s for the person to play. */
+  tick() {
+    const left = this.secondsLeft();
+    const line = this.panel?.querySelector("#room-countdown");
+    const room = this.room;
+    if (line && room) line.textContent = left === null ? "" : this.countdownText(room, left);
+    if (this.panel) this.panel.querySelector("#room-countdown")?.toggleAttribute("hidden", left === null);
+    this.markSeats();
+    const d = this.deadline;
+    if (this.alert && (!d || d.seat !== room?.you)) this.alert.textContent = "";
+    if (d && room && d.seat === room.you && left !== null && left <= 10 && left > 0 && !d.warned) {
+      d.warned = true;
+      if (this.alert) this.alert.textContent = t("friends.turnSoon");
+    }
+  }
+
+  countdownText(room, left) {
+    if (room.to_play === room.you) return t("friends.turnLeftYou", { s: left });
+    return t("friends.turnLeft", { name: room.seats[room.to_play]?.name ?? "", s: left });
   }
 
   render() {
@@ -678,6 +743,10 @@ export class RoomPanel {
     const you = room.you;
     this.panel.append(h("h2", {}, t("friends.roomTitle", { code: room.code })));
     if (you === null) this.panel.append(h("p", { class: "spectator-note", id: "spectator-note" }, t("friends.spectator")));
+    const left = this.secondsLeft();
+    this.panel.append(
+      h("p", { class: "turn-countdown", id: "room-countdown", "aria-live": "off", hidden: left === null },
+        left === null ? "" : this.countdownText(room, left)));
     if (you !== null && room.seats[you].away) {
       this.panel.append(h("p", { class: "away-note" }, t("friends.youAway"), " ",
         h("button", { type: "button", id: "room-back", onclick: () => { this.active = true; this.poll(); } }, t("friends.back"))));
@@ -691,7 +760,7 @@ export class RoomPanel {
       }
       if (room.to_play === seat.seat && !room.over) marks.push(["to-play", t("friends.toPlay")]);
       return h("li", { class: "room-player", dataset: { seat: String(seat.seat) } },
-        h("span", { class: "seat-name" }, seatLabel(seat)), seat.seat === you ? ` ${t("friends.youMark")}` : "",
+        h("span", { class: "seat-name" }, seatLabel(seat, room.seats)), seat.seat === you ? ` ${t("friends.youMark")}` : "",
         marks.map(([kind, text]) => [" ", h("span", { class: `presence presence-${kind}` }, text)]));
     })));
     this.panel.append(watchersLine(room));

@@ -184,6 +184,8 @@ export class TableView {
       if (sound) play(sound);
       this.selected.clear();
       this.accept(state);
+      // A friends' room counts this as the person being back (room.js).
+      document.dispatchEvent(new CustomEvent("pyrummy:moved"));
     } catch (error) {
       this.message = { text: error.message, kind: "error" };
       if (error.code === "seat.stale") this.load();
