@@ -24,6 +24,7 @@ from pyrummy.core.cards import CardSet
 from pyrummy.core.match import new_match
 from pyrummy.core.melds import all_melds_in, explain_meld
 from pyrummy.core.rules import find_rules
+from server_process import kill_server
 
 pytestmark = pytest.mark.browser
 
@@ -67,6 +68,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "DATABASE_URL": ""},
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60  # a busy machine imports slowly
@@ -82,8 +84,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
     finally:
         # Also when the server was too slow to start: never leave it running.
-        process.kill()
-        process.wait(10)
+        kill_server(process)  # and its process group: no worker left behind
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
+from server_process import kill_server
 from test_server_helpers import cards_in
 from test_web_e2e import CHROMIUM_ARGS, free_port
 
@@ -56,6 +57,7 @@ def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=(data_dir / "server.log").open("ab"),
         env=env,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -70,8 +72,7 @@ def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
             time.sleep(0.05)
         yield url
     finally:
-        process.kill()
-        process.wait(10)
+        kill_server(process)  # and its process group: no worker left behind
 
 
 @pytest.fixture(scope="module")
