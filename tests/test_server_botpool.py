@@ -17,7 +17,7 @@ from pyrummy.core.match import new_match
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
 from pyrummy.server import Settings, create_app
-from pyrummy.server.botpool import INLINE_BUDGET, BotPool
+from pyrummy.server.botpool import INLINE_BUDGET, INLINE_STRIKE_RATE, INLINE_STRIKES, BotPool
 from pyrummy.server.ratelimit import RateLimits
 from pyrummy.server.storage import SeatSpec
 from test_server_helpers import create, wait_for
@@ -238,6 +238,10 @@ def test_a_cheap_bot_over_the_inline_budget_goes_to_the_workers_from_then_on() -
         await pool.warm_up()
         try:
             bot: Any = BusyBot(cpu=2 * INLINE_BUDGET)
+            # One slow decision (a garbage collection inside it) is not enough.
+            for _ in range(INLINE_STRIKES - 1):
+                _, bot = await pool.choose(bot, "easy", observation, legal, "easy:rummy:4")
+            assert not pool.too_slow_inline
             _, bot = await pool.choose(bot, "easy", observation, legal, "easy:rummy:4")
             assert pool.too_slow_inline == {"easy:rummy:4"}
             _, bot = await pool.choose(bot, "easy", observation, legal, "easy:rummy:4")
@@ -249,7 +253,23 @@ def test_a_cheap_bot_over_the_inline_budget_goes_to_the_workers_from_then_on() -
 
     decided_in = asyncio.run(run())
     here = os.getpid()
-    assert decided_in[0] == here and decided_in[1] != here and decided_in[2] == here
+    assert decided_in[:INLINE_STRIKES] == [here] * INLINE_STRIKES
+    assert decided_in[INLINE_STRIKES] != here and decided_in[-1] == here
+
+
+def test_rare_slow_inline_decisions_keep_a_cheap_bot_inline() -> None:
+    observation, legal = a_decision()
+
+    async def run() -> set[str]:
+        pool = BotPool(workers=0)
+        slow, fast = BusyBot(cpu=2 * INLINE_BUDGET), WhereBot()
+        # One slow decision in every 2 * INLINE_STRIKE_RATE: half the rate that demotes.
+        for n in range(2 * INLINE_STRIKES * INLINE_STRIKE_RATE + 1):
+            bot = slow if n % (2 * INLINE_STRIKE_RATE) == 0 else fast
+            await pool.choose(bot, "easy", observation, legal, "easy:knock:3")
+        return pool.too_slow_inline
+
+    assert asyncio.run(run()) == set()
 
 
 def test_a_table_with_jokers_sends_even_cheap_bots_to_the_workers() -> None:

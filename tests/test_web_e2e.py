@@ -9,7 +9,6 @@ artifacts/screenshots/.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from pyrummy.core.cards import CardSet
 from pyrummy.core.match import new_match
 from pyrummy.core.melds import all_melds_in, explain_meld
 from pyrummy.core.rules import find_rules
+from server_process import kill_server
 
 pytestmark = pytest.mark.browser
 
@@ -83,10 +83,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             time.sleep(0.05)
         yield url
     finally:
-        # Also when the server was too slow to start: never leave it (or a
-        # worker it spawned) running.
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(10)
+        # Also when the server was too slow to start: never leave it running.
+        kill_server(process)  # and its process group: no worker left behind
 
 
 @pytest.fixture(scope="module")

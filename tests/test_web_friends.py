@@ -16,10 +16,8 @@ server is available (tests/db_fixtures.py).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -33,6 +31,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from server_process import kill_server
 from test_server_helpers import cards_in
 from test_web_e2e import CHROMIUM_ARGS, free_port
 
@@ -81,9 +80,7 @@ def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
             time.sleep(0.05)
         yield url
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(10)
+        kill_server(process)  # and its process group: no worker left behind
 
 
 @pytest.fixture(scope="module")
