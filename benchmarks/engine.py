@@ -215,7 +215,9 @@ class Cold:
         }
 
 
-def median_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+def median_interval(
+    values: list[float], confidence: float = 0.95
+) -> tuple[float, float, float, float]:
     """The median of ``values`` and a distribution-free interval for it, with
     its coverage: the widest pair of order statistics ``k``-th from each end
     that still covers the median with probability >= ``confidence`` (by the
@@ -237,13 +239,17 @@ def median_interval(values: list[float], confidence: float = 0.95) -> tuple[floa
         k += 1
     k = max(k, 1)
     coverage = 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2**n
-    return statistics.median(ordered), ordered[k - 1], ordered[n - k], coverage
+    median: float = statistics.median(ordered)
+    return median, ordered[k - 1], ordered[n - k], coverage
 
 
 def cold_ratios(ours: Cold, theirs: Cold, with_import: bool = False) -> list[float]:
     """Per pair of runs (they alternate), our deals per second over theirs, on
     the first deals (import apart, or counted in with ``with_import``)."""
-    part = (lambda run: run[0] + run[2]) if with_import else (lambda run: run[2])
+
+    def part(run: tuple[float, float, float]) -> float:
+        return run[0] + run[2] if with_import else run[2]
+
     return [part(them) / part(us) for us, them in zip(ours.runs, theirs.runs, strict=True)]
 
 
