@@ -40,6 +40,8 @@ def test_wheel_holds_the_package_and_its_data(wheel: zipfile.ZipFile) -> None:
         "pyrummy/py.typed",
         "pyrummy/core/solver.py",
         "pyrummy/server/app.py",
+        "pyrummy/tournament/__init__.py",
+        "pyrummy/tournament/stats.py",
         "pyrummy/web/static/index.html",
     ):
         assert expected in names, expected
