@@ -196,7 +196,7 @@ def test_readme_images_follow_the_projects_public_url() -> None:
 
 def test_the_readme_image_rule_refuses_what_pypi_cannot_show() -> None:
     home = "https://example.org/pyrummy"
-    png = "docs/screenshot-table.png"
+    png = "docs/images/table-1280x800-en.png"
     assert readme_image_rule(None, png) is None
     assert readme_image_rule(None, f"{home}/raw/HEAD/{png}") is not None
     assert readme_image_rule(None, "docs/no-such-picture.png") is not None

@@ -290,7 +290,7 @@ def test_presence_watchers_and_chat(client: TestClient) -> None:
 def keeper_tick(client: TestClient, now: float) -> int:
     app: Any = client.app
     rooms = app.state.rooms
-    from pyrummy.server.rooms import RoomKeeper
+    from pyrummy.server.room_keeper import RoomKeeper
 
     async def run() -> int:
         return await RoomKeeper(rooms).tick(now=now)
@@ -529,7 +529,7 @@ def test_play_again_obeys_the_caps(tmp_path: Path, db: str | None) -> None:
 
 def prune(client: TestClient, now: float) -> int:
     app: Any = client.app
-    from pyrummy.server.rooms import RoomKeeper
+    from pyrummy.server.room_keeper import RoomKeeper
 
     async def run() -> int:
         return await RoomKeeper(app.state.rooms).prune(now=now)

@@ -57,7 +57,8 @@ from pyrummy.server.cluster import Cluster
 from pyrummy.server.messages import pick_language, server_text
 from pyrummy.server.ratelimit import RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
-from pyrummy.server.rooms import RoomKeeper, Rooms, RoomSettings
+from pyrummy.server.room_keeper import RoomKeeper
+from pyrummy.server.rooms import Rooms, RoomSettings
 from pyrummy.server.routes_player import player_router
 from pyrummy.server.routes_rooms import rooms_router
 from pyrummy.server.schemas import (
