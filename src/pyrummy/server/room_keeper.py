@@ -148,10 +148,13 @@ class RoomKeeper:
         if table.is_over or not self._plays_here(table):
             return 0
         steps = 0
+        timed_out = False
+        if table.awaiting and room.turn_timer:
+            # When the table last moved: the same for every seat it waits for.
+            last = await self.rooms.last_action_at(table, None) or (room.started_at or now)
+            timed_out = now - last > room.turn_timer
         for looking in sorted(table.awaiting):
             status = self.rooms.seat_status(room, looking, presence, now)
-            last = await self.rooms.last_action_at(table, None) or (room.started_at or now)
-            timed_out = room.turn_timer and now - last > room.turn_timer
             if status.get("abandoned") or timed_out:
                 await table.acknowledge(looking)
                 table.wake_bots()
