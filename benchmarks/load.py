@@ -354,6 +354,7 @@ async def drive(
         begin_self = time.process_time()
         begin = usage_of(server_pid) if server_pid else None
         db_begin = usage_of(db_pid) if db_pid else None
+        loop_begin = await loop_health(http, url, args.duration)
         rss_series: list[tuple[float, int]] = []
         peak_rss = begin.rss_bytes if begin else 0
         deadline = begin_wall + args.duration
@@ -376,17 +377,62 @@ async def drive(
         end = usage_of(server_pid) if server_pid else None
         db_end = usage_of(db_pid) if db_pid else None
         self_cpu = time.process_time() - begin_self
+        loop_end = await loop_health(http, url, seconds)
         stats.measuring = False
         run.stopping.set()
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     result = report(args, stats, seconds, begin, end, peak_rss, self_cpu, rss_series)
+    if loop_begin is not None and loop_end is not None:
+        result["server_loop"] = loop_figures(loop_begin, loop_end)
     if db_begin and db_end:
         result["database_cpu_per_s"] = round(
             (db_end.cpu_seconds - db_begin.cpu_seconds) / seconds, 3
         )
     return result
+
+
+async def loop_health(
+    http: aiohttp.ClientSession, url: str, window: float
+) -> dict[str, Any] | None:
+    """The server's event-loop lag and GC pauses over the last ``window`` seconds
+    (``GET /api/health/loop``; with --workers, of whichever process answers);
+    None from a server without that endpoint."""
+    window = min(300.0, max(1.0, window))
+    try:
+        async with http.get(f"{url}/api/health/loop", params={"window": f"{window:.1f}"}) as reply:
+            if reply.status != 200:
+                return None
+            found: dict[str, Any] = await reply.json()
+            return found
+    except (aiohttp.ClientError, TimeoutError, ValueError):
+        return None
+
+
+def loop_figures(begin: dict[str, Any], end: dict[str, Any]) -> dict[str, Any]:
+    """The measured window's lag (p50/p99/max) and, per GC generation, the
+    collections in it (count and total: differences of the counters; max: the
+    longest kept in the window)."""
+    lag = end["lag"]
+    generations = []
+    for before, after in zip(begin["gc"]["generations"], end["gc"]["generations"], strict=True):
+        generations.append(
+            {
+                "count": after["count"] - before["count"],
+                "total_ms": round(after["total_ms"] - before["total_ms"], 2),
+                "max_ms": after["max_ms"],
+            }
+        )
+    return {
+        "lag_p50_ms": lag["p50_ms"],
+        "lag_p99_ms": lag["p99_ms"],
+        "lag_max_ms": lag["max_ms"],
+        "lag_window_s": lag["window_s"],
+        "gc": generations,
+        "gc_thresholds": end["gc"]["thresholds"],
+        "gc_frozen": end["gc"]["frozen"],
+    }
 
 
 def report(
@@ -474,6 +520,20 @@ def print_report(result: dict[str, Any]) -> None:
             f"  server ({result['server_processes']} process(es)): CPU {result['server_cpu_per_s']} s/s, "
             f"{result['server_cpu_ms_per_action']} ms per action; RSS {rss['start']} -> "
             f"{rss['end']} MiB (peak {rss['peak']})"
+        )
+    if "server_loop" in result:
+        loop = result["server_loop"]
+        print(
+            f"  server loop: lag p50={loop['lag_p50_ms']} ms p99={loop['lag_p99_ms']} ms "
+            f"max={loop['lag_max_ms']} ms (last {loop['lag_window_s']} s)"
+        )
+        print(
+            "  GC pauses: "
+            + "; ".join(
+                f"gen{i} {g['count']}x max {g['max_ms']} ms total {g['total_ms']} ms"
+                for i, g in enumerate(loop["gc"])
+            )
+            + f" (thresholds {loop['gc_thresholds']}, frozen {loop['gc_frozen']})"
         )
     print(
         f"  generator CPU {result['generator_cpu_per_s']} s/s; load average "

@@ -125,6 +125,14 @@ def register(subparsers: Any) -> None:
         help="server processes sharing this port (2 or more need PostgreSQL); separate"
         " `pyrummy serve` processes on one PostgreSQL database also work behind one address",
     )
+    storage.add_argument(
+        "--no-tune-gc",
+        dest="tune_gc",
+        action="store_false",
+        help="leave Python's garbage collector as it is (by default, after start-up, what was"
+        " loaded is frozen out of its view and it collects less often: thresholds 10000,5,10"
+        " or $PYRUMMY_GC_THRESHOLDS=a,b,c)",
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
 
@@ -181,12 +189,18 @@ def _count(text: str) -> int:
 
 def settings_from(args: argparse.Namespace) -> Any:
     """The server's :class:`~pyrummy.server.app.Settings` from the options."""
+    from pyrummy.core.errors import RummyError
     from pyrummy.server import Settings
+    from pyrummy.server.loopstats import gc_thresholds_from_env
     from pyrummy.server.ratelimit import RateLimits
     from pyrummy.server.tables import Lifecycle
 
     limited = args.rate_limit == "on"
     defaults = Settings()
+    try:
+        gc_thresholds = gc_thresholds_from_env()
+    except ValueError as exc:
+        raise RummyError(str(exc)) from None
 
     def cap(given: int | None, default: int) -> int:
         if given is not None:
@@ -210,6 +224,8 @@ def settings_from(args: argparse.Namespace) -> Any:
         lifecycle=Lifecycle(
             abandon_after=args.abandon_after * 3600, idle_after=args.idle_after * 60
         ),
+        tune_gc=args.tune_gc,
+        gc_thresholds=gc_thresholds,
     )
 
 

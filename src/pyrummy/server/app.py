@@ -43,7 +43,6 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -54,11 +53,13 @@ from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import PRESETS
 from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
 from pyrummy.server.cluster import Cluster
+from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, tune_gc
 from pyrummy.server.messages import pick_language, server_text
 from pyrummy.server.ratelimit import RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms, RoomSettings
+from pyrummy.server.routes_health import health_router
 from pyrummy.server.routes_player import player_router
 from pyrummy.server.routes_rooms import rooms_router
 from pyrummy.server.schemas import (
@@ -172,6 +173,10 @@ class Settings:
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
     #: Private tables for friends: presence, grace periods, chat limits.
     rooms: RoomSettings = field(default_factory=RoomSettings.from_env)
+    #: After start-up, freeze what was loaded and collect garbage less often
+    #: (``pyrummy serve`` turns it on): see :func:`pyrummy.server.loopstats.tune_gc`.
+    tune_gc: bool = False
+    gc_thresholds: tuple[int, int, int] = TUNED_THRESHOLDS
 
     def url(self) -> str:
         if self.database_url:
@@ -250,31 +255,6 @@ def _error_response(status: int, code: str, message: str, **extra: Any) -> JSONR
     )
 
 
-async def database_problem(store: Store) -> str | None:
-    """None when the database takes a write now, else what went wrong.
-
-    The write (a no-op update of one row) is rolled back; with no table yet,
-    a read is all there is to try.
-    """
-    try:
-        async with asyncio.timeout(5):
-            async with store.engine.connect() as connection:
-                transaction = await connection.begin()
-                try:
-                    await connection.execute(
-                        text(
-                            "UPDATE tables SET status = status"
-                            " WHERE id = (SELECT id FROM tables LIMIT 1)"
-                        )
-                    )
-                finally:
-                    await transaction.rollback()
-    except Exception as exc:  # whatever the driver raises, the answer is 503
-        log.warning("health: the database cannot write: %s", exc)
-        return f"cannot write: {type(exc).__name__}"
-    return None
-
-
 def request_language(request: Request) -> str:
     return pick_language(request.headers.get("accept-language"), request.query_params.get("lang"))
 
@@ -315,6 +295,7 @@ def create_app(
     """The web game as an ASGI app; tables are resumed from storage at start."""
     settings = settings or Settings()
     state: dict[str, Any] = {}
+    loop_stats = LoopStats()
 
     def manager() -> TableManager:
         result: TableManager = state["manager"]
@@ -354,9 +335,13 @@ def create_app(
         keeper = RoomKeeper(state["rooms"])
         keeper.start()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
+        loop_stats.start()
+        if settings.tune_gc:
+            tune_gc(settings.gc_thresholds)
         try:
             yield
         finally:
+            await loop_stats.stop()
             if cluster is not None:
                 await cluster.stop()
             await keeper.stop()
@@ -473,17 +458,9 @@ def create_app(
         return seat
 
     # -- the API ------------------------------------------------------------------
-    @app.get("/api/health", tags=["meta"])
-    async def health() -> Response:
-        """``ok`` when the database answers and accepts a write (else 503)."""
-        store: Store = state["store"]
-        problem = await database_problem(store)
-        body = {
-            "ok": problem is None,
-            "database": "ok" if problem is None else problem,
-            "tables": len(manager().tables),
-        }
-        return JSONResponse(body, status_code=200 if problem is None else 503)
+    app.include_router(
+        health_router(lambda: state["store"], lambda: len(manager().tables), lambda: loop_stats)
+    )
 
     @app.get("/api/presets", tags=["meta"])
     async def presets() -> dict[str, Any]:

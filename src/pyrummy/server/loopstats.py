@@ -1,0 +1,280 @@
+"""How the server's event loop keeps up: wake-up lag and garbage-collector pauses.
+
+Every table shares one event loop, so anything that holds it (a long
+collection of the cyclic garbage collector, a slow callback) delays every
+person's round trip at once. Two measurements say which:
+
+* :class:`LagProbe` — a task that sleeps a fixed interval and records how late
+  it wakes. A late wake-up is time the loop spent on something else.
+* :class:`GcPauses` — the collector's own start/stop callbacks
+  (:data:`gc.callbacks`): per generation, how many collections, their total
+  and longest pause.
+
+:func:`tune_gc` is the remedy ``pyrummy serve`` applies after start-up (see
+``Settings.tune_gc``): what was imported and loaded leaves the collector's view
+(:func:`gc.freeze`) and the youngest generation is collected less often, so
+full collections are rarer and walk fewer objects.
+
+Both are shown at ``GET /api/health/loop`` (:func:`loop_router`) and summed up
+under ``"loop"`` in ``GET /api/health``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import math
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+#: The probe's sleep: short enough to see a stall of a few tens of
+#: milliseconds, long enough to cost nothing (20 wake-ups a second).
+PROBE_INTERVAL = 0.05
+#: Wake-ups kept: five minutes at the default interval (two deques of floats,
+#: about 400 KB), so a benchmark can ask for the lag over its own window.
+PROBE_KEPT = 6000
+#: Collections kept per generation for the windowed maximum.
+GC_KEPT = 2000
+#: The window of the figures when none is asked for (seconds).
+DEFAULT_WINDOW = 60.0
+#: The thresholds :func:`tune_gc` sets unless ``PYRUMMY_GC_THRESHOLDS`` says.
+#: A web server allocates many short-lived objects per request; at the
+#: default 700 the youngest generation is collected several times per action
+#: and each tenth of those promotes survivors toward a full collection.
+TUNED_THRESHOLDS = (10_000, 5, 10)
+GC_THRESHOLDS_ENV = "PYRUMMY_GC_THRESHOLDS"
+
+
+def _percentile(ordered: list[float], pct: float) -> float:
+    """Nearest-rank percentile of an already sorted list (0.0 when empty)."""
+    if not ordered:
+        return 0.0
+    rank = max(1, math.ceil(pct / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+def _since(times: deque[float], values: deque[float], start: float) -> list[float]:
+    """The values recorded at or after ``start`` (times ascend)."""
+    found: list[float] = []
+    for at, value in zip(reversed(times), reversed(values), strict=True):
+        if at < start:
+            break
+        found.append(value)
+    return found
+
+
+class LagProbe:
+    """Sleeps ``interval`` seconds again and again; records how late each wake-up is."""
+
+    def __init__(self, interval: float = PROBE_INTERVAL, kept: int = PROBE_KEPT) -> None:
+        self.interval = interval
+        # Two deques of floats, not one of tuples: a tuple is one more object
+        # for the garbage collector to track, times the thousands kept.
+        self.times: deque[float] = deque(maxlen=kept)
+        self.lags: deque[float] = deque(maxlen=kept)
+        self.wakeups = 0
+        self.worst = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="loop-lag-probe")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _run(self) -> None:
+        clock = asyncio.get_running_loop().time
+        while True:
+            before = clock()
+            await asyncio.sleep(self.interval)
+            self.record(clock() - before - self.interval)
+
+    def record(self, lag: float, at: float | None = None) -> None:
+        lag = max(0.0, lag)
+        self.times.append(time.monotonic() if at is None else at)
+        self.lags.append(lag)
+        self.wakeups += 1
+        self.worst = max(self.worst, lag)
+
+    def snapshot(self, window: float = DEFAULT_WINDOW) -> dict[str, Any]:
+        ordered = sorted(_since(self.times, self.lags, time.monotonic() - window))
+        return {
+            "interval_ms": _ms(self.interval),
+            "window_s": window,
+            "wakeups": self.wakeups,
+            "in_window": len(ordered),
+            "p50_ms": _ms(_percentile(ordered, 50)),
+            "p99_ms": _ms(_percentile(ordered, 99)),
+            "max_ms": _ms(ordered[-1] if ordered else 0.0),
+            "max_ever_ms": _ms(self.worst),
+        }
+
+
+@dataclass
+class GenerationPauses:
+    """The collections of one generation: how many, their pauses (seconds), the recent ones."""
+
+    count: int = 0
+    total: float = 0.0
+    longest: float = 0.0
+    collected: int = 0
+    times: deque[float] = field(default_factory=lambda: deque(maxlen=GC_KEPT))
+    pauses: deque[float] = field(default_factory=lambda: deque(maxlen=GC_KEPT))
+
+    def add(self, pause: float, collected: int) -> None:
+        self.count += 1
+        self.total += pause
+        self.longest = max(self.longest, pause)
+        self.collected += collected
+        self.times.append(time.monotonic())
+        self.pauses.append(pause)
+
+    def as_json(self, window: float) -> dict[str, Any]:
+        recent = _since(self.times, self.pauses, time.monotonic() - window)
+        return {
+            "count": self.count,
+            "total_ms": _ms(self.total),
+            "max_ever_ms": _ms(self.longest),
+            "collected": self.collected,
+            # Only the last GC_KEPT collections are kept: a busy youngest
+            # generation may have had more in the window.
+            "in_window": len(recent),
+            "max_ms": _ms(max(recent, default=0.0)),
+        }
+
+
+class GcPauses:
+    """Times every collection of the cyclic garbage collector, per generation.
+
+    The callbacks are process-wide: :meth:`install` and :meth:`uninstall`
+    pair up (an app's lifespan), so tests that start many apps leave none behind.
+    """
+
+    def __init__(self) -> None:
+        self.generations = [GenerationPauses() for _ in range(3)]
+        self._started: float | None = None
+
+    def install(self) -> None:
+        if self._callback not in gc.callbacks:
+            gc.callbacks.append(self._callback)
+
+    def uninstall(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        if self._started is None:  # installed mid-collection
+            return
+        pause = time.perf_counter() - self._started
+        self._started = None
+        generation = min(max(info.get("generation", 0), 0), 2)
+        self.generations[generation].add(pause, info.get("collected", 0))
+
+    def snapshot(self, window: float = DEFAULT_WINDOW) -> dict[str, Any]:
+        return {
+            "window_s": window,
+            "generations": [g.as_json(window) for g in self.generations],
+            "frozen": gc.get_freeze_count(),
+            "thresholds": list(gc.get_threshold()),
+        }
+
+
+class LoopStats:
+    """The lag probe and the GC timer of one app, started and stopped together."""
+
+    def __init__(self, interval: float = PROBE_INTERVAL) -> None:
+        self.lag = LagProbe(interval)
+        self.gc = GcPauses()
+
+    def start(self) -> None:
+        self.gc.install()
+        self.lag.start()
+
+    async def stop(self) -> None:
+        await self.lag.stop()
+        self.gc.uninstall()
+
+    def snapshot(self, window: float = DEFAULT_WINDOW) -> dict[str, Any]:
+        return {"lag": self.lag.snapshot(window), "gc": self.gc.snapshot(window)}
+
+    def summary(self) -> dict[str, Any]:
+        """A few figures for ``/api/health``: the last minute's lag and longest GC pause."""
+        lag = self.lag.snapshot()
+        pauses = self.gc.snapshot()["generations"]
+        return {
+            "lag_p99_ms": lag["p99_ms"],
+            "lag_max_ms": lag["max_ms"],
+            "gc_max_ms": max(g["max_ms"] for g in pauses),
+        }
+
+
+def gc_thresholds_from_env(environ: dict[str, str] | None = None) -> tuple[int, int, int]:
+    """The thresholds for :func:`tune_gc`: ``PYRUMMY_GC_THRESHOLDS=a,b,c`` or the tuned ones.
+
+    Raises ValueError with the reason when the variable is not three whole
+    numbers (the first at least 1: 0 would turn the collector off).
+    """
+    text = (os.environ if environ is None else environ).get(GC_THRESHOLDS_ENV)
+    if text is None or not text.strip():
+        return TUNED_THRESHOLDS
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+        raise ValueError(
+            f"{GC_THRESHOLDS_ENV}={text!r}: expected three whole numbers a,b,c"
+            f" (like {','.join(map(str, TUNED_THRESHOLDS))})"
+        )
+    first, second, third = (int(p) for p in parts)
+    if not 1 <= first <= 10_000_000 or not 1 <= second <= 1000 or not 1 <= third <= 1000:
+        raise ValueError(
+            f"{GC_THRESHOLDS_ENV}={text!r}: the first is 1-10000000, the others 1-1000"
+            " (0 would stop the collector)"
+        )
+    return first, second, third
+
+
+def tune_gc(thresholds: tuple[int, int, int]) -> None:
+    """Collect once, freeze what survives, then collect less often.
+
+    Called once the server has started (modules imported, tables resumed):
+    those objects live as long as the process, and frozen they are no longer
+    walked by every full collection.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*thresholds)
+
+
+def loop_router(stats: Callable[[], LoopStats]) -> APIRouter:
+    """``GET /api/health/loop``: the event loop's lag and the GC's pauses, as JSON."""
+    router = APIRouter(tags=["meta"])
+
+    @router.get("/api/health/loop")
+    async def loop_health(
+        window: Annotated[float, Query(ge=1, le=300)] = DEFAULT_WINDOW,
+    ) -> dict[str, Any]:
+        """How late the event loop woke over the last ``window`` seconds (p50,
+        p99, max; and the worst since start) and the garbage collector's pauses
+        per generation (counts and totals since start, the longest in the window
+        and since start)."""
+        return stats().snapshot(window)
+
+    return router
