@@ -421,6 +421,7 @@ def loop_figures(begin: dict[str, Any], end: dict[str, Any]) -> dict[str, Any]:
             {
                 "count": after["count"] - before["count"],
                 "total_ms": round(after["total_ms"] - before["total_ms"], 2),
+                "cpu_ms": round(after.get("cpu_ms", 0.0) - before.get("cpu_ms", 0.0), 2),
                 "max_ms": after["max_ms"],
             }
         )
@@ -531,6 +532,7 @@ def print_report(result: dict[str, Any]) -> None:
             "  GC pauses: "
             + "; ".join(
                 f"gen{i} {g['count']}x max {g['max_ms']} ms total {g['total_ms']} ms"
+                f" (CPU {g['cpu_ms']} ms)"
                 for i, g in enumerate(loop["gc"])
             )
             + f" (thresholds {loop['gc_thresholds']}, frozen {loop['gc_frozen']})"

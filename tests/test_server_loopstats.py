@@ -69,6 +69,7 @@ def test_gc_callbacks_time_every_forced_collection() -> None:
     oldest, youngest = pauses.generations[2], pauses.generations[0]
     assert oldest.count >= 1 and youngest.count >= 2
     assert oldest.total > 0 and oldest.longest <= oldest.total
+    assert oldest.cpu > 0  # a collection is work of this thread, not only waiting
     figures = pauses.snapshot(window=60)["generations"]
     assert figures[2]["in_window"] == oldest.count and figures[2]["max_ms"] > 0
     # Uninstalled: the next collection is not counted.
@@ -90,7 +91,7 @@ def test_loop_endpoint_and_health_summary(tmp_path: Path) -> None:
         assert {"p50_ms", "p99_ms", "max_ms", "max_ever_ms", "wakeups"} <= set(body["lag"])
         generations = body["gc"]["generations"]
         assert len(generations) == 3 and generations[2]["count"] >= 1
-        assert {"count", "total_ms", "max_ms", "max_ever_ms"} <= set(generations[0])
+        assert {"count", "total_ms", "cpu_ms", "max_ms", "max_ever_ms"} <= set(generations[0])
         assert body["gc"]["thresholds"] == list(gc.get_threshold())
         health = client.get("/api/health").json()
         assert set(health["loop"]) == {"lag_p99_ms", "lag_max_ms", "gc_max_ms"}

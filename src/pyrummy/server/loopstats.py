@@ -8,7 +8,7 @@ person's round trip at once. Two measurements say which:
   it wakes. A late wake-up is time the loop spent on something else.
 * :class:`GcPauses` — the collector's own start/stop callbacks
   (:data:`gc.callbacks`): per generation, how many collections, their total
-  and longest pause.
+  and longest pause, and the CPU time they took.
 
 :func:`tune_gc` is the remedy ``pyrummy serve`` applies after start-up (see
 ``Settings.tune_gc``): what was imported and loaded leaves the collector's view
@@ -133,13 +133,17 @@ class GenerationPauses:
     count: int = 0
     total: float = 0.0
     longest: float = 0.0
+    #: The collector's own CPU time: on a busy machine a pause also holds
+    #: the time other processes had the core, which this leaves out.
+    cpu: float = 0.0
     collected: int = 0
     times: deque[float] = field(default_factory=lambda: deque(maxlen=GC_KEPT))
     pauses: deque[float] = field(default_factory=lambda: deque(maxlen=GC_KEPT))
 
-    def add(self, pause: float, collected: int) -> None:
+    def add(self, pause: float, cpu: float, collected: int) -> None:
         self.count += 1
         self.total += pause
+        self.cpu += cpu
         self.longest = max(self.longest, pause)
         self.collected += collected
         self.times.append(time.monotonic())
@@ -150,6 +154,7 @@ class GenerationPauses:
         return {
             "count": self.count,
             "total_ms": _ms(self.total),
+            "cpu_ms": _ms(self.cpu),
             "max_ever_ms": _ms(self.longest),
             "collected": self.collected,
             # Only the last GC_KEPT collections are kept: a busy youngest
@@ -169,6 +174,7 @@ class GcPauses:
     def __init__(self) -> None:
         self.generations = [GenerationPauses() for _ in range(3)]
         self._started: float | None = None
+        self._started_cpu = 0.0
 
     def install(self) -> None:
         if self._callback not in gc.callbacks:
@@ -181,13 +187,15 @@ class GcPauses:
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._started = time.perf_counter()
+            self._started_cpu = time.thread_time()
             return
         if self._started is None:  # installed mid-collection
             return
         pause = time.perf_counter() - self._started
+        cpu = time.thread_time() - self._started_cpu
         self._started = None
         generation = min(max(info.get("generation", 0), 0), 2)
-        self.generations[generation].add(pause, info.get("collected", 0))
+        self.generations[generation].add(pause, cpu, info.get("collected", 0))
 
     def snapshot(self, window: float = DEFAULT_WINDOW) -> dict[str, Any]:
         return {
