@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pyrummy.core.cards import ALL_CARDS, JOKERS, Card, CardSet, parse_cards
+from pyrummy.core.deal.families import GinFamily
 from pyrummy.core.errors import CardNotationError, IllegalActionError, RulesError
 from pyrummy.core.melds import InvalidMeldError, all_melds_in, check_meld
 from pyrummy.core.oracle import all_melds, exhaustive_solve, is_meld, oracle_deadwood
@@ -25,6 +26,7 @@ from pyrummy.core.solver import (
     deadwood_of_mask,
     deadwood_without_each,
 )
+from pyrummy.core.suit_tables import deadwood_floor
 from pyrummy.core.values import hand_value
 
 # A copy of ../shared/data/deadwood_vectors.json (the project's reference hands).
@@ -307,3 +309,41 @@ def test_oracle_melds_agree_with_melds_module(hand: CardSet, ace: str) -> None:
 def test_deadwood_without_each_matches_one_solve_per_card(hand: CardSet, ace: str) -> None:
     expected = {card.index: deadwood(hand - CardSet([card]), RULES_BY_ACE[ace]) for card in hand}
     assert deadwood_without_each(hand.mask, ace) == expected
+
+
+# -- the floor that spares gin's knock check the solver ---------------------------
+
+
+def _suits_and_set_ranks(hand: CardSet) -> tuple[int, int, int, int, int]:
+    s, h, d, c = (hand.mask >> 13 * suit & 0x1FFF for suit in range(4))
+    return s, h, d, c, (s & h & (d | c)) | ((s | h) & d & c)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(dense_hands(), random_hands), aces)
+def test_deadwood_floor_never_exceeds_the_oracle(hand: CardSet, ace: str) -> None:
+    s, h, d, c, ranks = _suits_and_set_ranks(hand)
+    floor = deadwood_floor(s, h, d, c, ranks, ace)
+    exact = oracle_deadwood(hand, RULES_BY_ACE[ace])
+    assert 0 <= floor <= exact, str(hand)
+    if not ranks:  # no set can form: the floor is the deadwood itself
+        assert floor == exact, str(hand)
+
+
+def test_deadwood_floor_is_tight_where_it_can_be_and_decides_loose_hands() -> None:
+    # The set ranks' cards taken out leave exactly the floor as deadwood.
+    tight = parse_cards("7S 7H 7D 2C 5C 9C")
+    assert deadwood_floor(*_suits_and_set_ranks(tight)) == 16 == oracle_deadwood(tight)
+    # A set possible, but far from a knock: the floor alone says so.
+    loose = parse_cards("7S 7H 7D KC QS JH 9D 5C 2H TS")
+    s, h, d, c, ranks = _suits_and_set_ranks(loose)
+    assert ranks and deadwood_floor(s, h, d, c, ranks) > 20
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(dense_hands(), random_hands).filter(lambda hand: len(hand) >= 2))
+def test_gin_knocks_are_the_cards_leaving_ten_or_less(hand: CardSet) -> None:
+    rules = find_rules("gin")
+    knocks = GinFamily().knock_actions(hand.mask, hand.mask, rules)
+    expected = [card for card in hand if deadwood(hand - CardSet([card]), rules) <= 10]
+    assert [action.card for action in knocks] == expected, str(hand)

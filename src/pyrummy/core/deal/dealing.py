@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import re
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -187,7 +186,7 @@ def new_deal(
 ) -> Deal:
     """A freshly shuffled and dealt deal, or a deal set up from given hands.
 
-    ``seed=None`` (a live deal) shuffles from :class:`secrets.SystemRandom`;
+    ``seed=None`` (a live deal) shuffles from :class:`random.SystemRandom`;
     a seed (simulations) shuffles with ``random.Random(seed)``, so the same
     seed always deals the same cards. ``options`` change the rules.
     ``players`` defaults to 4 (or the number of ``hands``).
@@ -242,7 +241,9 @@ def new_deal(
     used = set(placed)
     rest = [index for index in range(the_rules.deck_size) if index not in used]
     if seed is None:
-        secrets.SystemRandom().shuffle(rest)
+        # The operating system's randomness, as secrets.SystemRandom is (the
+        # same class): importing secrets would cost a fresh process some ms.
+        random.SystemRandom().shuffle(rest)
     else:
         _shuffle(rest, random.Random(seed))
     if placed and upcard is None:

@@ -1,10 +1,9 @@
-"""Interned actions and the per-suit tables that list a hand's actions fast.
+"""Interned actions and the byte tables that list a hand's actions fast.
 
 A hand's discards (or knocks) are the actions of the cards it holds, in card
-order: five look-ups (four suits' 13-bit patterns and the jokers) in tables
-of tuples, concatenated. Each table entry is built when first asked for, not
-all 8192 patterns at once: a fresh process would otherwise spend some
-140 ms building patterns most runs never see (benchmarks/README.md).
+order: seven look-ups (one per byte of the hand's mask) in tables of tuples,
+concatenated. The byte tables are small enough to build whole at import,
+so a fresh process lists actions as fast as a warm one.
 """
 
 from __future__ import annotations
@@ -22,8 +21,7 @@ from pyrummy.core.actions import (
     Action,
     ActionKind,
 )
-from pyrummy.core.cards import ALL_CARDS, N_STANDARD
-from pyrummy.core.patterns import SUIT_BITS
+from pyrummy.core.cards import ALL_CARDS
 
 __all__ = [
     "DECLINE_BOTH",
@@ -34,7 +32,7 @@ __all__ = [
     "KNOCK_TABLES",
     "NO_ACTIONS",
     "ActionTables",
-    "PatternActions",
+    "ByteActions",
     "card_actions",
     "layoff_actions",
     "swap_actions",
@@ -48,69 +46,53 @@ DECLINE_ONLY: Final = (DECLINE,)
 NO_ACTIONS: Final[tuple[Action, ...]] = ()
 
 
-PatternActions = list[tuple[Action, ...] | None]
-"""The actions of one suit's cards (or the jokers) per pattern held, ``None``
-until first asked for (:func:`card_actions` fills them). A plain list, not
-a dict with ``__missing__`` nor a subclass: as compact as the full tables
-were and indexed as fast (CPython specializes exact lists), which the warm
-hot path needs."""
+ByteActions = tuple[tuple[Action, ...], ...]
+"""The actions of one byte of a hand mask: per byte value, the actions of
+its set bits in card order."""
 
 ActionTables = tuple[
-    PatternActions,
-    PatternActions,
-    PatternActions,
-    PatternActions,
-    PatternActions,
-    tuple[tuple[Action, ...], ...],
+    ByteActions, ByteActions, ByteActions, ByteActions, ByteActions, ByteActions, ByteActions
 ]
-"""Five pattern tables (four suits, the jokers) and the actions of each's cards."""
+"""Seven byte tables (bits 0-7, 8-15, ... 48-54 of a hand mask)."""
 
 
 def _tables(actions: tuple[Action, ...]) -> ActionTables:
-    parts = (actions[0:13], actions[13:26], actions[26:39], actions[39:52], actions[N_STANDARD:])
-    empty: list[PatternActions] = [[None] * (1 << len(part)) for part in parts]
-    return (empty[0], empty[1], empty[2], empty[3], empty[4], parts)
+    """Every byte table of ``actions`` (one per card number), built whole.
+
+    By doubling: the entries for a byte's bit ``i`` are those without it plus
+    that bit's action. Some 3,600 tuples in all, well under a millisecond at
+    import; tables filled lazily per suit pattern cost a fresh process
+    thousands of fills in its first deals (benchmarks/README.md).
+    """
+    tables: list[ByteActions] = []
+    for offset in range(0, 56, 8):
+        table: list[tuple[Action, ...]] = [()]
+        for number in range(offset, min(offset + 8, len(actions))):
+            action = actions[number]
+            table += [(*entry, action) for entry in table]
+        tables.append(tuple(table))
+    b0, b1, b2, b3, b4, b5, b6 = tables
+    return b0, b1, b2, b3, b4, b5, b6
 
 
-#: The discard actions of a hand, by suit pattern (see :func:`card_actions`).
+#: The discard actions of a hand, by byte of its mask (see :func:`card_actions`).
 DISCARD_TABLES: Final = _tables(DISCARDS)
-#: The knock actions of a hand, by suit pattern.
+#: The knock actions of a hand, by byte of its mask.
 KNOCK_TABLES: Final = _tables(KNOCKS)
 
 
 def card_actions(tables: ActionTables, mask: int) -> tuple[Action, ...]:
     """The actions of ``tables`` for every card in ``mask``, in card order."""
-    spades, hearts, diamonds, clubs, jokers, parts = tables
-    s = spades[mask & SUIT_BITS]
-    h = hearts[mask >> 13 & SUIT_BITS]
-    d = diamonds[mask >> 26 & SUIT_BITS]
-    c = clubs[mask >> 39 & SUIT_BITS]
-    j = jokers[mask >> N_STANDARD]
-    # A pattern not built yet: build only that one (a cold process meets
-    # thousands of them in its first deals, so this stays cheap too).
-    if s is None:
-        s = _fill(spades, parts[0], mask & SUIT_BITS)
-    if h is None:
-        h = _fill(hearts, parts[1], mask >> 13 & SUIT_BITS)
-    if d is None:
-        d = _fill(diamonds, parts[2], mask >> 26 & SUIT_BITS)
-    if c is None:
-        c = _fill(clubs, parts[3], mask >> 39 & SUIT_BITS)
-    if j is None:
-        j = _fill(jokers, parts[4], mask >> N_STANDARD)
-    return s + h + d + c + j
-
-
-def _fill(table: PatternActions, actions: tuple[Action, ...], pattern: int) -> tuple[Action, ...]:
-    """Build and keep ``table``'s entry for ``pattern``: its set bits' actions."""
-    found = []
-    bits = pattern
-    while bits:
-        low = bits & -bits
-        found.append(actions[low.bit_length() - 1])
-        bits ^= low
-    part = table[pattern] = tuple(found)
-    return part
+    b0, b1, b2, b3, b4, b5, b6 = tables
+    return (
+        b0[mask & 0xFF]
+        + b1[mask >> 8 & 0xFF]
+        + b2[mask >> 16 & 0xFF]
+        + b3[mask >> 24 & 0xFF]
+        + b4[mask >> 32 & 0xFF]
+        + b5[mask >> 40 & 0xFF]
+        + b6[mask >> 48]
+    )
 
 
 @cache
