@@ -106,7 +106,7 @@ def build_match(spec: TableSpec, actions: Sequence[StoredAction] = ()) -> Match:
         dealer=spec.first_dealer,
         names=names,
     )
-    match.replay(action.text for action in actions)
+    match.replay((action.seat, action.text) for action in actions)
     return match
 
 
