@@ -28,7 +28,8 @@ the win (:attr:`Standings.winners`).
 
 Randomness: with a ``seed``, the first dealer and every deal's seed are
 derived from it (SHA-256, so the same on every machine and Python version);
-without one, both come from :class:`secrets.SystemRandom` and no seed is
+without one, both come from :class:`random.SystemRandom` (the operating
+system's randomness, as :mod:`secrets` uses) and no seed is
 kept anywhere, so nothing in memory predicts a deal before it is dealt.
 
 >>> m = new_match("knock", players=3, seed=7)
@@ -49,7 +50,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-import secrets
+import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -469,7 +470,7 @@ def new_match(
         if resolved.name == "rummy":
             dealer = players - 1
         elif seed is None:
-            dealer = secrets.SystemRandom().randrange(players)
+            dealer = random.SystemRandom().randrange(players)
         else:
             dealer = _first_dealer_from_seed(seed, players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
