@@ -141,6 +141,22 @@ def running_server(
             server.kill()
 
 
+@contextlib.contextmanager
+def server_and_client(
+    arguments: Sequence[str] = (),
+    *,
+    env: Mapping[str, str] | None = None,
+    log: Path | None = None,
+    graceful: bool = False,
+) -> Iterator[tuple[httpx.Client, Server]]:
+    """:func:`running_server` with an HTTP client on it (10 s per request)."""
+    with (
+        running_server(arguments, env=env, log=log, graceful=graceful) as server,
+        httpx.Client(base_url=server.url, timeout=10) as client,
+    ):
+        yield client, server
+
+
 def kill_server(process: subprocess.Popen[bytes]) -> None:
     """SIGKILL the server and every process of its group, and reap it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

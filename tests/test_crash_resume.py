@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +20,13 @@ import httpx
 
 from db_fixtures import committed_rows, load_stored, stored_url
 from pyrummy.server.tables import build_match
-from server_process import Server, running_server
+from server_process import Server, server_and_client
 
 
-@contextmanager
-def server(data_dir: Path) -> Iterator[tuple[httpx.Client, Server]]:
+def server(data_dir: Path) -> AbstractContextManager[tuple[httpx.Client, Server]]:
     # DATABASE_URL (PostgreSQL runs) goes through; without it, --data-dir.
     arguments = ["--data-dir", str(data_dir), "--bot-delay", "0", "--rate-limit", "off"]
-    with (
-        running_server([*arguments, "--allow-bot-only"], log=data_dir / "server.log") as running,
-        httpx.Client(base_url=running.url, timeout=10) as client,
-    ):
-        yield client, running
+    return server_and_client([*arguments, "--allow-bot-only"], log=data_dir / "server.log")
 
 
 def auth(token: str) -> dict[str, str]:

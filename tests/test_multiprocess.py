@@ -15,8 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +25,14 @@ from websockets.sync.client import connect
 
 from db_fixtures import committed_rows, fresh_postgres_database, load_stored
 from pyrummy.server.tables import build_match
-from server_process import Server, running_server
+from server_process import Server, server_and_client
 
 
-@contextmanager
-def server(url: str, log: Path, *options: str) -> Iterator[tuple[httpx.Client, Server]]:
+def server(
+    url: str, log: Path, *options: str
+) -> AbstractContextManager[tuple[httpx.Client, Server]]:
     arguments = ["--bot-delay", "0.05", "--rate-limit", "off", *options]
-    with (
-        running_server(arguments, env={"DATABASE_URL": url}, log=log, graceful=True) as running,
-        httpx.Client(base_url=running.url, timeout=10) as client,
-    ):
-        yield client, running
+    return server_and_client(arguments, env={"DATABASE_URL": url}, log=log, graceful=True)
 
 
 class Watcher(threading.Thread):
