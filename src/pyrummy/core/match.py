@@ -29,7 +29,7 @@ the win (:attr:`Standings.winners`).
 Randomness: with a ``seed``, the first dealer and every deal's seed are
 derived from it (SHA-256, so the same on every machine and Python version);
 without one, both come from :class:`random.SystemRandom` (the operating
-system's randomness, as :mod:`secrets` uses) and no seed is
+system's randomness, as ``secrets`` uses) and no seed is
 kept anywhere, so nothing in memory predicts a deal before it is dealt.
 
 >>> m = new_match("knock", players=3, seed=7)
