@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
+from pathlib import Path
 
-import httpx
 from playwright.sync_api import Browser, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
+
+# The one server starter and the browser launch the tests use.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from server_process import running_server
+from web_helpers import launch_chromium
 
 TIMER = """
 window.clickTimes = [];
@@ -44,13 +45,6 @@ document.addEventListener("click", (event) => {
   setTimeout(() => watch.disconnect(), 5000);
 }, true);
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def play(browser: Browser, url: str, turns: int, reduced: bool) -> list[float]:
@@ -91,52 +85,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=30)
     args = parser.parse_args()
-    port = free_port()
     with tempfile.TemporaryDirectory() as data:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "pyrummy.cli.main",
-                "serve",
-                "--port",
-                str(port),
-                "--data-dir",
-                data,
-                "--bot-delay",
-                "0",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "DATABASE_URL": ""},
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{url}/api/health").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                assert time.monotonic() < deadline, "server did not start"
-                time.sleep(0.05)
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(
-                    executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+        arguments = ["--data-dir", data, "--bot-delay", "0"]
+        with (
+            running_server(arguments, env={"DATABASE_URL": ""}, deadline=60) as server,
+            sync_playwright() as playwright,
+        ):
+            browser = launch_chromium(playwright)
+            for reduced in (False, True):
+                times = sorted(play(browser, server.url, args.turns, reduced))
+                p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+                mode = "reduced motion" if reduced else "motion on    "
+                print(
+                    f"{mode}: {len(times)} clicks, median {statistics.median(times):.1f} ms, "
+                    f"p95 {p95:.1f} ms, max {times[-1]:.1f} ms"
                 )
-                for reduced in (False, True):
-                    times = sorted(play(browser, url, args.turns, reduced))
-                    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-                    mode = "reduced motion" if reduced else "motion on    "
-                    print(
-                        f"{mode}: {len(times)} clicks, median {statistics.median(times):.1f} ms, "
-                        f"p95 {p95:.1f} ms, max {times[-1]:.1f} ms"
-                    )
-                browser.close()
-        finally:
-            server.kill()
-            server.wait(10)
+            browser.close()
 
 
 if __name__ == "__main__":

@@ -16,22 +16,22 @@ PNGs (Pillow), a few hundred KB in all.
 from __future__ import annotations
 
 import argparse
-import os
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 from PIL import Image
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+# The one server starter and the browser helpers the tests use.
+sys.path.insert(0, str(ROOT / "tests"))
+from server_process import running_server  # noqa: E402
+from web_helpers import knock_now, launch_chromium  # noqa: E402
+from web_helpers import start as start_game  # noqa: E402
+
 GALLERY = ROOT / "artifacts" / "screenshots" / "gallery"
 DOCS_IMAGES = ROOT / "docs" / "images"
 SIZES = [(1280, 800), (360, 740), (390, 844)]
@@ -54,51 +54,15 @@ DOCS_PICKS = [
     ("lobby-360x740-ru", 360),
     ("table-1280x800-ru", 1280),
 ]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextmanager
 def server() -> Iterator[str]:
     """A server on a free loopback port; its whole process group is killed after."""
     with tempfile.TemporaryDirectory(prefix="pyrummy-shots-") as data_dir:
-        port = free_port()
-        command = [sys.executable, "-m", "pyrummy.cli.main", "serve", "--port", str(port)]
-        command += ["--data-dir", data_dir, "--bot-delay", "0", "--allow-seed"]
-        process = subprocess.Popen(
-            command,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "DATABASE_URL": ""},
-            start_new_session=True,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{url}/api/health").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start")
-                time.sleep(0.1)
-            yield url
-        finally:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
+        arguments = ["--data-dir", data_dir, "--bot-delay", "0", "--allow-seed"]
+        with running_server(arguments, env={"DATABASE_URL": ""}, deadline=60) as running:
+            yield running.url
 
 
 def at_rest(page: Page) -> None:
@@ -118,24 +82,9 @@ def save(page: Page, name: str) -> None:
 
 
 def start(page: Page, length: str | None = None) -> None:
-    page.click("label[for=game-knock]")
-    page.fill("#seed", str(SEED))
-    page.select_option("#bot-count", "2")
-    if length is not None:
-        page.select_option("#match-length", length)
-    page.click("#deal-button")
+    """Knock Rummy against two bots on the chosen deal, at the person's first turn."""
+    start_game(page, bots=2, length=length, seed=SEED)
     page.wait_for_selector("#stock:not([disabled])", timeout=20000)
-
-
-def knock_now(page: Page) -> None:
-    """Draw, then knock with the last card whatever the deadwood (Knock Rummy allows it)."""
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
-    page.locator(".hand .card").last.click()
-    page.click("#btn-knock")
-    page.wait_for_timeout(200)
-    if page.locator("dialog[open]").count():
-        page.locator("dialog[open] .danger").click()
 
 
 def every_screen(browser: Browser, base: str, width: int, height: int, lang: str) -> None:
@@ -232,9 +181,7 @@ def main() -> None:
     if args.only:
         runs = [run for run in runs if f"{run[0]}x{run[1]}" == args.only]
     with server() as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
+        browser = launch_chromium(playwright)
         try:
             for width, height, lang in runs:
                 every_screen(browser, base, width, height, lang)

@@ -521,4 +521,7 @@ def test_simulate_command_refuses_bad_input(capsys: pytest.CaptureFixture[str]) 
     assert "gin is for 2-2 players, not 3" in capsys.readouterr().err
     assert main(["simulate", "--rules", "basic", "--option", "ace=sideways", "--quiet"]) == 2
     assert "'sideways' is not one of" in capsys.readouterr().err
-    assert main(["simulate", "--deals", "0", "--quiet"]) == 2
+    with pytest.raises(SystemExit) as exit_:  # argparse refuses the value itself
+        main(["simulate", "--deals", "0", "--quiet"])
+    assert exit_.value.code == 2
+    assert "argument --deals: expected a whole number >= 1, got '0'" in capsys.readouterr().err

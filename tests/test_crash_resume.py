@@ -10,13 +10,9 @@ replay legally through the rules core, and the bots must play on to the end.
 
 from __future__ import annotations
 
-import os
 import random
-import socket
-import subprocess
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -24,55 +20,13 @@ import httpx
 
 from db_fixtures import committed_rows, load_stored, stored_url
 from pyrummy.server.tables import build_match
-from server_process import kill_server, start_server
+from server_process import Server, server_and_client
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def server(data_dir: Path) -> Iterator[tuple[httpx.Client, subprocess.Popen[bytes]]]:
-    port = free_port()
-    log = data_dir / f"server-{port}.log"
-    log_file = log.open("wb")
-    process = start_server(
-        [
-            "--port",
-            str(port),
-            "--data-dir",
-            str(data_dir),
-            "--bot-delay",
-            "0",
-            "--rate-limit",
-            "off",
-            "--allow-bot-only",
-        ],
-        # DATABASE_URL (PostgreSQL runs) goes through; without it, --data-dir.
-        env=os.environ,
-        stderr=log_file,
-    )
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
-    try:
-        # Generous: on a loaded shared machine importing the server alone took 14 s.
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if client.get("/api/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"server did not start: {log.read_text(errors='replace')}")
-            time.sleep(0.05)
-        yield client, process
-    finally:
-        client.close()
-        kill_server(process)
-        log_file.close()
+def server(data_dir: Path) -> AbstractContextManager[tuple[httpx.Client, Server]]:
+    # DATABASE_URL (PostgreSQL runs) goes through; without it, --data-dir.
+    arguments = ["--data-dir", str(data_dir), "--bot-delay", "0", "--rate-limit", "off"]
+    return server_and_client([*arguments, "--allow-bot-only"], log=data_dir / "server.log")
 
 
 def auth(token: str) -> dict[str, str]:
@@ -152,7 +106,7 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
     ]
     frozen: dict[str, tuple[str, dict[str, Any]]] = {}
     running: list[str] = []
-    with server(tmp_path) as (client, process):
+    with server(tmp_path) as (client, serving):
         for preset, bots, options in people:
             created = client.post(
                 "/api/tables",
@@ -174,20 +128,18 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
             ).json()
             running.append(created["table"]["id"])
         wait_for_progress(client, running, {})
-        kill_server(process)
-        process.wait(10)
+        serving.kill()  # SIGKILL, the whole group: a crash
     first_kill = committed_actions(tmp_path)
     url = stored_url(tmp_path)
     if url.startswith("sqlite"):
         assert committed_rows(url, "PRAGMA journal_mode") == [("wal",)]
 
-    with server(tmp_path) as (client, process):
+    with server(tmp_path) as (client, serving):
         for table_id, (token, state) in frozen.items():
             assert my_state(client, table_id, token) == state
         # The bots play on from where they were, and are killed again mid-flight.
         wait_for_progress(client, running, {t: len(first_kill[t]) for t in running})
-        kill_server(process)
-        process.wait(10)
+        serving.kill()  # SIGKILL, the whole group: a crash
     second_kill = committed_actions(tmp_path)
 
     with server(tmp_path) as (client, _):
@@ -209,7 +161,5 @@ def test_sigkill_in_the_middle_of_games_resumes_every_table(tmp_path: Path) -> N
         assert final[table_id][: len(second_kill[table_id])] == second_kill[table_id]
         stored = load_stored(stored_url(tmp_path), table_id)
         assert stored is not None
-        match = build_match(stored.spec)
-        for action in stored.actions:
-            match.apply(action.text)  # every stored action replays legally
+        build_match(stored.spec, stored.actions)  # every stored action replays legally
         assert [a.text for a in stored.actions] == final[table_id]

@@ -10,8 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pyrummy.core.actions import parse_action
-from pyrummy.core.errors import IllegalActionError, RulesError
-from pyrummy.core.match import Match, Standings, deal_seed, match_end_of, new_match
+from pyrummy.core.errors import IllegalActionError, RulesError, StoredActionError
+from pyrummy.core.match import (
+    Match,
+    Standings,
+    deal_seed,
+    match_end_of,
+    new_match,
+    replay_actions,
+)
 from pyrummy.core.rules import find_rules
 
 
@@ -252,3 +259,75 @@ def test_out_of_turn_is_refused() -> None:
         match.apply("draw stock", seat=1 - seat)
     match.apply("draw stock", seat=seat)
     assert match.deal.history == [(seat, parse_action("draw stock"))]
+
+
+# -- rebuilding a match from stored actions ----------------------------------------
+
+
+def first_deal_actions(seed: int = 5) -> tuple[Match, list[tuple[int, str]]]:
+    """A fresh seeded gin match, and the (seat, action) pairs that play its first deal out."""
+    played = new_match("gin", players=2, seed=seed, dealer=0)
+    rng = random.Random(seed)
+    actions: list[tuple[int, str]] = []
+    while played.deal_number == 1:
+        seat = played.current_seat
+        assert seat is not None
+        action = rng.choice(played.legal_actions())
+        actions.append((seat, str(action)))
+        played.apply(action)
+    return new_match("gin", players=2, seed=seed, dealer=0), actions
+
+
+def test_replay_rebuilds_the_same_match() -> None:
+    fresh, actions = first_deal_actions()
+    replay_actions(fresh, actions)
+    assert fresh.deal_number == 2 and len(fresh.finished_deals) == 1
+    assert list(fresh.finished_deals[0].history) == [
+        (seat, parse_action(text)) for seat, text in actions
+    ]
+
+
+def test_refused_stored_action_names_its_place_and_keeps_the_ones_before() -> None:
+    fresh, actions = first_deal_actions()
+    seat = actions[1][0]
+    broken = [actions[0], (seat, "knock 7H"), *actions[2:]]
+    with pytest.raises(StoredActionError) as info:
+        replay_actions(fresh, broken)
+    assert (info.value.index, info.value.action) == (2, "knock 7H")
+    assert info.value.reason is not None  # the engine's catalogue reason is kept
+    assert str(info.value).startswith("stored action 2 ('knock 7H'): ")
+    assert len(fresh.deal.history) == 1
+    assert isinstance(info.value, IllegalActionError)  # callers catching the wider error still do
+
+
+def test_stored_action_from_the_wrong_seat_is_refused() -> None:
+    fresh, actions = first_deal_actions()
+    seat, text = actions[0]
+    with pytest.raises(StoredActionError, match=f"seat {1 - seat} is not to play: seat {seat} is"):
+        replay_actions(fresh, [(1 - seat, text)])
+    assert not fresh.deal.history
+
+
+def test_action_past_the_end_of_one_deal_is_refused_not_played_in_the_next() -> None:
+    fresh, actions = first_deal_actions()
+    next_deal = new_match("gin", players=2, seed=5, dealer=0)
+    replay_actions(next_deal, actions)
+    seat = next_deal.current_seat
+    assert seat is not None
+    opening = (seat, str(next_deal.legal_actions()[0]))
+    # The same action is legal in deal 2: only one_deal tells the two cases apart.
+    with pytest.raises(StoredActionError, match="after the end of the deal") as info:
+        replay_actions(fresh, [*actions, opening], one_deal=True)
+    assert info.value.index == len(actions) + 1
+    assert fresh.deal_number == 2 and not fresh.deal.history
+    replay_actions(next_deal, [opening])
+    assert len(next_deal.deal.history) == 1
+
+
+def test_a_deal_refuses_actions_past_its_end() -> None:
+    fresh, actions = first_deal_actions()
+    deal = fresh.deal
+    replay_actions(deal, actions)
+    assert deal.is_over
+    with pytest.raises(StoredActionError, match="after the end of the deal"):
+        replay_actions(deal, ["draw stock"])

@@ -7,7 +7,9 @@ import random
 from collections.abc import Callable
 
 import pytest
+from rich.console import Console
 
+from pyrummy.bots.base import Bot
 from pyrummy.cli.main import main
 from pyrummy.cli.play import PlaySession
 from pyrummy.cli.play.commands import InputError, interpret
@@ -17,6 +19,7 @@ from pyrummy.core.cards import Card, CardSet, parse_card_list
 from pyrummy.core.errors import CardNotationError, IllegalActionError
 from pyrummy.core.rules import find_rules
 from pyrummy.core.solver import deadwood
+from pyrummy.server.tables import bot_seed as server_bot_seed
 
 Line = str | Callable[[PlaySession], str]
 
@@ -151,6 +154,37 @@ def test_full_rummy_match_to_a_small_target() -> None:
     assert "Table melds" in text
     assert "You meld" in text
     assert "Final standings" in text and "✗" not in text
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    def played(seed: int) -> tuple[str, list[object]]:
+        session, out = new_session(
+            random_player(2), rules="rummy", bots=("medium", "random"), seed=seed, target=15
+        )
+        assert session.run() is True
+        return out.getvalue(), [list(deal.history) for deal in session.match.finished_deals]
+
+    first = played(8)
+    assert played(8) == first
+    assert played(9)[1] != first[1]  # the seed matters: this comparison can fail
+
+
+def test_the_bots_get_the_seeds_a_server_table_gives_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pyrummy.bots
+
+    given: list[tuple[str, int | None]] = []
+    real = pyrummy.bots.make_bot
+
+    def recording(name: str, seed: int | None = None, **options: object) -> Bot:
+        given.append((name, seed))
+        return real(name, seed=seed, **options)
+
+    monkeypatch.setattr(pyrummy.bots, "make_bot", recording)
+    new_session(random_player(1), rules="knock", bots=("simple", "medium"), seed=41)
+    assert given == [("simple", server_bot_seed(41, 1)), ("medium", server_bot_seed(41, 2))]
+    given.clear()
+    PlaySession.new("knock", ["simple"], Console(file=io.StringIO()), input)
+    assert given == [("simple", None)]  # unseeded: nothing predicts the bots
 
 
 def test_showdown_lists_hands_and_transfers_in_words() -> None:

@@ -235,6 +235,14 @@ def test_out_of_turn_action() -> None:
     assert_broken(broken, first_action, f"seat {wrong} is not to play: seat {seat} is")
 
 
+def test_action_after_the_end_of_a_deal_is_refused_on_its_line() -> None:
+    _, text = finished_knock_match()
+    outcome = line_of(text, "^Outcome:")
+    lines = text.splitlines()
+    extra = "\n".join([*lines[: outcome - 1], "0: draw stock", *lines[outcome - 1 :]]) + "\n"
+    assert_broken(extra, outcome, "illegal action 'draw stock': after the end of the deal")
+
+
 def test_result_mismatches() -> None:
     _, text = finished_knock_match()
     net = line_of(text, "^Net:")

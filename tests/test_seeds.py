@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pyrummy.core.match import deal_seed
-from pyrummy.core.seeds import derive_seed
-from pyrummy.server.tables import bot_seed
+from pyrummy.core.seeds import bot_seed, derive_seed
+from pyrummy.server import tables
 
 
 def _sha(text: str) -> bytes:
@@ -53,3 +53,7 @@ def test_domains_and_parts_tell_seeds_apart() -> None:
 def test_a_width_outside_1_to_64_is_refused(bits: int) -> None:
     with pytest.raises(ValueError, match="bits must be 1-64"):
         derive_seed("test", 1, bits=bits)
+
+
+def test_the_server_uses_the_core_bot_seed() -> None:
+    assert tables.bot_seed is bot_seed

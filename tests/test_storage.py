@@ -14,13 +14,15 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from db_fixtures import committed_rows, sync_url
+from pyrummy.core.errors import StoredActionError
 from pyrummy.server import Settings, create_app
 from pyrummy.server.migrations import head_revision
-from pyrummy.server.storage import SeatSpec, Store, StoredTable
+from pyrummy.server.storage import SeatSpec, Store, StoredAction, StoredTable
 from pyrummy.server.tables import build_match, new_table_spec, token_digest
 
 #: The schema as the server created it before ``acknowledged_json`` (and before
@@ -253,3 +255,14 @@ def test_matches_are_listed_by_finish_time_in_stable_pages(database_url: str) ->
     assert totals == ["3", "3"]
     # With the games in progress: those first, then the finished ones by finish.
     assert everything == [started[3], started[1], started[0], started[2]]
+
+
+def test_a_table_rebuilds_only_from_actions_stored_for_the_seat_to_play() -> None:
+    spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("bot", "easy")], 0.0, seed=5)
+    match = build_match(spec)
+    seat = match.current_seat
+    assert seat is not None
+    action = str(match.legal_actions()[0])
+    assert build_match(spec, [StoredAction(1, seat, action)]).deal.history
+    with pytest.raises(StoredActionError, match=f"seat {1 - seat} is not to play"):
+        build_match(spec, [StoredAction(1, 1 - seat, action)])

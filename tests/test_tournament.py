@@ -16,8 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pyrummy.bots.base import Bot
 from pyrummy.cli.main import main
 from pyrummy.core.deal import new_deal
+from pyrummy.core.seeds import bot_seed
 from pyrummy.tournament import (
     TournamentConfig,
     TournamentError,
@@ -326,3 +328,28 @@ def test_the_command_without_its_extra_names_the_extra(
     monkeypatch.setattr(importlib.util, "find_spec", without_scipy)
     assert main(["tournament", "--bots", "simple,random", "--no-files"]) == 2
     assert "pip install 'pyrummy[tournament]'" in capsys.readouterr().err
+
+
+def test_the_bots_are_seeded_by_the_deck_and_the_seat_as_at_a_server_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pyrummy.bots
+    import pyrummy.tournament.play as play
+
+    seeded: list[tuple[str, int | None]] = []
+    real = pyrummy.bots.make_bot
+
+    def recording(name: str, seed: int | None = None, **options: object) -> Bot:
+        seeded.append((name, seed))
+        return real(name, seed=seed, **options)
+
+    monkeypatch.setattr(play, "make_bot", recording)
+    play.play_deck(TournamentConfig("knock", ("simple", "random"), decks=1, seed=3), 0)
+    deck_seed = derive_seed(3, "deck", 0)
+    # Rotation 0 seats simple then random; rotation 1 the other way round.
+    assert seeded == [
+        ("simple", bot_seed(deck_seed, 0)),
+        ("random", bot_seed(deck_seed, 1)),
+        ("random", bot_seed(deck_seed, 0)),
+        ("simple", bot_seed(deck_seed, 1)),
+    ]

@@ -8,122 +8,24 @@ artifacts/screenshots/.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from pyrummy.core.cards import CardSet
-from pyrummy.core.match import new_match
-from pyrummy.core.melds import all_melds_in, explain_meld
+from pyrummy.core.melds import explain_meld
 from pyrummy.core.rules import find_rules
-from server_process import kill_server
+from web_helpers import (
+    base_url,
+    browser,
+    draw_from_stock,
+    errors_of,
+    invalid_trio,
+    open_page,
+    shot,
+    start_rummy_with_four_card_meld,
+)
 
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    data_dir = tmp_path_factory.mktemp("web-data")
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pyrummy.cli.main",
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            str(data_dir),
-            "--bot-delay",
-            "0",
-            "--allow-seed",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "DATABASE_URL": ""},
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60  # a busy machine imports slowly
-    try:
-        while True:
-            try:
-                if httpx.get(f"{url}/api/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, "server did not start"
-            time.sleep(0.05)
-        yield url
-    finally:
-        # Also when the server was too slow to start: never leave it running.
-        kill_server(process)  # and its process group: no worker left behind
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        yield launched
-        launched.close()
-
-
-def open_page(browser: Browser, base_url: str, width: int = 1280, lang: str = "en") -> Page:
-    # The page's own Content-Security-Policy stays in force (no bypass_csp).
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale=lang)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors  # type: ignore[attr-defined]
-    page.goto(base_url + "/")
-    return page
-
-
-def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def rummy_seed_with_four_card_meld() -> tuple[int, list[str]]:
-    """A seed whose first Rummy deal gives the person (who plays first) a
-    four-card meld once they draw the top of the stock."""
-    rules = find_rules("rummy")
-    for seed in range(5000):
-        deal = new_match(rules, players=2, seed=seed).deal
-        hand = deal.hands(0) | CardSet([deal.stock[0]])
-        fours = [m for m in all_melds_in(hand, rules) if len(m) == 4]
-        if fours:
-            return seed, [str(c) for c in fours[0]]
-    raise AssertionError("no seed found")
+__all__ = ["base_url", "browser"]  # the shared fixtures
 
 
 def test_knock_rummy_against_two_bots_to_the_settlement(browser: Browser, base_url: str) -> None:
@@ -136,8 +38,7 @@ def test_knock_rummy_against_two_bots_to_the_settlement(browser: Browser, base_u
     page.wait_for_selector("#stock:not([disabled]), #showdown", timeout=20000)
     if page.locator("#showdown").count() == 0:
         expect(page.locator(".opponent")).to_have_count(2)
-        page.click("#stock")
-        expect(page.locator("#btn-stock")).to_be_disabled()
+        draw_from_stock(page)
         expect(page.locator("#deadwood")).to_contain_text("Deadwood")
         shot(page, "table-knock-1280")
         last = page.locator(".hand .card").last
@@ -158,21 +59,14 @@ def test_knock_rummy_against_two_bots_to_the_settlement(browser: Browser, base_u
         page.click("#btn-next")
         expect(page.locator(".board")).to_be_visible()
         expect(page.locator(".table-head h1")).to_contain_text("Deal 2 of 3")
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()
 
 
 def test_rummy_meld_layoff_invalid_meld_and_russian(browser: Browser, base_url: str) -> None:
-    seed, four = rummy_seed_with_four_card_meld()
     page = open_page(browser, base_url)
-    page.click("label[for=game-rummy]")
-    page.select_option("#bot-count", "1")
-    page.fill("#seed", str(seed))
-    page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    four = start_rummy_with_four_card_meld(page)
     expect(page.locator(".melds")).to_have_count(0)
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
 
     # A meld of three of the four cards...
     for card in four[:3]:
@@ -190,15 +84,8 @@ def test_rummy_meld_layoff_invalid_meld_and_russian(browser: Browser, base_url: 
     expect(meld.locator(".laid-by")).to_have_count(0)  # laid off by its owner
 
     # An invalid meld is refused with the reason in words.
-    hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
     rules = find_rules("rummy")
-    trio = next(
-        (a, b, c)
-        for i, a in enumerate(hand)
-        for j, b in enumerate(hand[i + 1 :], i + 1)
-        for c in hand[j + 1 :]
-        if explain_meld(f"{a} {b} {c}", rules) is not None
-    )
+    trio = invalid_trio(page, rules)
     for card in trio:
         page.click(f"#hand-card-{card}")
     page.click("#btn-meld")
@@ -228,7 +115,7 @@ def test_rummy_meld_layoff_invalid_meld_and_russian(browser: Browser, base_url: 
     # The language choice is remembered.
     page.reload()
     expect(page.locator("#lang-switch")).to_have_text("English")
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()
 
 
@@ -251,5 +138,5 @@ def test_small_screen_pages(browser: Browser, base_url: str) -> None:
     expect(page.locator(".faq-item")).to_have_count(8)
     page.goto(base_url + "/#/history")
     expect(page.locator("h1")).to_have_text("Finished matches")
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()

@@ -17,9 +17,6 @@ server is available (tests/db_fixtures.py).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,14 +25,15 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from server_process import kill_server
+from server_process import running_server
 from test_server_helpers import cards_in
-from test_web_e2e import CHROMIUM_ARGS, free_port
+from web_helpers import axe_source, browser, serious
 
 pytestmark = pytest.mark.browser
+__all__ = ["axe_source", "browser"]  # the shared fixtures
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -46,51 +44,20 @@ GRACE = 8
 PRESENCE = 5.0
 #: A turn timer a test may choose (seconds), besides the usual ones.
 TURN = 6
-SERVE = (sys.executable, "-m", "pyrummy.cli.main", "serve", "--bot-delay", "0")
 
 
 @contextmanager
 def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
-    port = free_port()
     env = {
-        **os.environ,
         "DATABASE_URL": database_url,
         "PYRUMMY_ROOM_GRACE_CHOICES": f"{GRACE},120",
         "PYRUMMY_ROOM_PRESENCE_TIMEOUT": str(PRESENCE),
         "PYRUMMY_ROOM_TURN_TIMERS": f"0,{TURN},30,60,120",
     }
-    process = subprocess.Popen(
-        [*SERVE, "--port", str(port), "--data-dir", str(data_dir)],
-        stdout=subprocess.DEVNULL,
-        stderr=(data_dir / "server.log").open("ab"),
-        env=env,
-        # Its own process group: the bot workers it spawns go with it.
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120  # a loaded machine starts slowly
-    try:
-        while True:
-            try:
-                if httpx.get(f"{url}/api/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, "server did not start"
-            time.sleep(0.05)
-        yield url
-    finally:
-        kill_server(process)  # and its process group: no worker left behind
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        yield launched
-        launched.close()
+    arguments = ["--bot-delay", "0", "--data-dir", str(data_dir)]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with running_server(arguments, env=env, log=data_dir / "server.log") as server:
+        yield server.url
 
 
 class Person:
@@ -498,26 +465,13 @@ def test_chat_and_play_again_with_the_same_people(browser: Browser, tmp_path: Pa
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_friends_pages_by_keyboard_and_without_serious_axe_violations(
-    browser: Browser, tmp_path: Path, lang: str
+    browser: Browser, tmp_path: Path, lang: str, axe_source: str
 ) -> None:
-    from test_web_axe import AXE, AXE_URL, serious
-
-    if not AXE.exists():
-        subprocess.run(["bash", str(ROOT / "scripts" / "axe-core.sh")], check=True)
-    axe_source = AXE.read_text()
     found: dict[str, list[str]] = {}
 
-    routed: set[int] = set()
-
     def check(person: Person, name: str) -> None:
-        # axe comes from the page's own origin (a route of the browser's, as in
-        # tests/test_web_axe.py): the page's Content-Security-Policy stays in force.
-        if id(person.context) not in routed:
-            person.context.route(
-                f"**{AXE_URL}",
-                lambda route: route.fulfill(body=axe_source, content_type="text/javascript"),
-            )
-            routed.add(id(person.context))
+        # axe comes from the page's own origin (web_helpers.serious): the
+        # page's Content-Security-Policy stays in force.
         found[name] = serious(person.page, axe_source)
 
     with serve(tmp_path) as url:

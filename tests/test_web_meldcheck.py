@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from pyrummy.core.melds import explain_meld
 from pyrummy.core.rules import find_rules
+from web_helpers import run_node
 
 MELDCHECK = (
     Path(__file__).resolve().parent.parent / "src/pyrummy/web/static/js/meldcheck.js"
@@ -34,14 +34,7 @@ def page_explanations(hands: list[list[str]]) -> dict[str, str | None]:
         "  out[`${hand.join(' ')}|${ace}|${lang}`] = explainMeld(hand, ace, lang);\n"
         "process.stdout.write(JSON.stringify(out));\n"
     )
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    found: dict[str, str | None] = json.loads(result.stdout)
+    found: dict[str, str | None] = run_node(script)
     return found
 
 

@@ -16,7 +16,18 @@ from playwright.sync_api import Browser, Page, expect
 
 from pyrummy.core.melds import explain_meld
 from pyrummy.core.rules import find_rules
-from test_web_e2e import base_url, browser, open_page, rummy_seed_with_four_card_meld, shot
+from web_helpers import (
+    base_url,
+    browser,
+    draw_from_stock,
+    errors_of,
+    invalid_trio,
+    knock_to_match_end,
+    open_page,
+    shot,
+    start,
+    start_rummy_with_four_card_meld,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["base_url", "browser"]  # the shared fixtures
@@ -36,23 +47,6 @@ def seat_state(page: Page, base: str) -> dict[str, Any]:
     )
     state: dict[str, Any] = response.json()
     return state
-
-
-def start(
-    page: Page,
-    game: str = "knock",
-    bots: int = 1,
-    length: str | None = None,
-    seed: int | None = None,
-) -> None:
-    page.click(f"label[for=game-{game}]")
-    if seed is not None:
-        page.fill("#seed", str(seed))
-    page.select_option("#bot-count", str(bots))
-    if length is not None:
-        page.select_option("#match-length", length)
-    page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=20000)
 
 
 def in_viewport(page: Page, selector: str) -> bool:
@@ -79,8 +73,7 @@ def test_moves_list_is_the_deals_record_and_survives_reload(
     expect(page.locator(".hand")).to_be_focused()
     for _ in range(2):
         page.wait_for_selector("#stock:not([disabled])", timeout=20000)
-        page.click("#stock")
-        expect(page.locator("#btn-stock")).to_be_disabled()
+        draw_from_stock(page)
         page.locator(".hand .card").last.click()
         page.click("#btn-discard")
         # The bot answers; wait until it is our turn again (or the deal ended).
@@ -111,7 +104,7 @@ def test_moves_list_is_the_deals_record_and_survives_reload(
     russian = moves_of_deal(page, 1)
     assert any(text.startswith("Вы взяли из колоды") for text in russian), russian
     assert "(а)" not in page.locator("body").inner_text()
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()
 
 
@@ -140,8 +133,7 @@ def test_phone_turn_keeps_hand_and_buttons_in_view(
     # The turn starts with a draw: the stock and the pile are in view, not under the hand.
     assert in_viewport(page, "#stock") and uncovered(page, "#stock")
     assert uncovered(page, "#discard-pile")
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    draw_from_stock(page)
     assert in_viewport(page, ".hand .card")
     assert in_viewport(page, ".actions .action")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -165,17 +157,7 @@ def test_closed_tab_offers_continue_and_play_again_in_view(browser: Browser, bas
     button.click()
     expect(page).to_have_url(f"{base_url}/#/table/{tid}")
     # Knock at once (Knock Rummy allows any deadwood): a one-deal match ends.
-    page.wait_for_selector("#stock:not([disabled]), #match-end", timeout=20000)
-    if page.locator("#match-end").count() == 0:
-        page.click("#stock")
-        expect(page.locator("#btn-stock")).to_be_disabled()
-        page.locator(".hand .card").last.click()
-        page.click("#btn-knock")
-        dialog = page.locator("dialog[open]")
-        page.wait_for_timeout(200)
-        if dialog.count():
-            dialog.locator(".danger").click()
-    expect(page.locator("#match-end")).to_be_visible(timeout=20000)
+    knock_to_match_end(page)
     expect(page.locator("#btn-again")).to_have_text("Play again")
     page.evaluate("scrollTo(0, 0)")
     assert in_viewport(page, "#btn-again")
@@ -188,24 +170,10 @@ def test_closed_tab_offers_continue_and_play_again_in_view(browser: Browser, bas
 
 
 def test_invalid_meld_is_explained_without_a_request(browser: Browser, base_url: str) -> None:
-    seed, _ = rummy_seed_with_four_card_meld()
     page = open_page(browser, base_url)
-    page.click("label[for=game-rummy]")
-    page.select_option("#bot-count", "1")
-    page.fill("#seed", str(seed))
-    page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
-    hand = page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    start_rummy_with_four_card_meld(page)
     rules = find_rules("rummy")
-    trio = next(
-        (a, b, c)
-        for i, a in enumerate(hand)
-        for j, b in enumerate(hand[i + 1 :], i + 1)
-        for c in hand[j + 1 :]
-        if explain_meld(f"{a} {b} {c}", rules) is not None
-    )
+    trio = invalid_trio(page, rules)
     for card in trio:
         page.click(f"#hand-card-{card}")
     requests: list[str] = []
@@ -247,8 +215,7 @@ def test_hint_is_off_by_default_and_names_a_legal_move(browser: Browser, base_ur
     assert "draw from the stock" in text or "take " in text, text
     assert set(state["legal_actions"]) >= {"draw stock"}
     # After the draw the hint names a legal discard or knock, and selects its card.
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    draw_from_stock(page)
     page.click("#btn-hint")
     expect(status).to_contain_text("Hint:")
     selected = page.locator('.hand .card[aria-selected="true"]').evaluate_all(
@@ -261,7 +228,7 @@ def test_hint_is_off_by_default_and_names_a_legal_move(browser: Browser, base_ur
     page.reload()
     expect(page.locator("#hints-toggle")).to_be_checked()
     assert page.evaluate("JSON.parse(localStorage.getItem('pyrummy.hints'))")[table_id(page)] == 2
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()
 
 
@@ -281,16 +248,7 @@ def test_statistics_count_a_finished_match_and_sound_persists(
     expect(page.locator("#stats-played")).to_have_text("0")
     page.goto(base_url + "/")
     start(page, bots=1, length="one", seed=7)
-    page.wait_for_selector("#stock:not([disabled]), #match-end", timeout=20000)
-    if page.locator("#match-end").count() == 0:
-        page.click("#stock")
-        expect(page.locator("#btn-stock")).to_be_disabled()
-        page.locator(".hand .card").last.click()
-        page.click("#btn-knock")
-        page.wait_for_timeout(200)
-        if page.locator("dialog[open]").count():
-            page.locator("dialog[open] .danger").click()
-    expect(page.locator("#match-end")).to_be_visible(timeout=20000)
+    knock_to_match_end(page)
     tid = table_id(page)
     page.click("nav >> text=Statistics")
     expect(page.locator("h1")).to_have_text("Your statistics")
@@ -317,7 +275,7 @@ def test_statistics_count_a_finished_match_and_sound_persists(
         shot(page, f"history-360-{'ru' if language.startswith('С') else 'en'}")
         if language.startswith("С"):
             page.click("#lang-switch")
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()
 
 
@@ -354,8 +312,7 @@ def test_drag_reorders_the_hand_and_discards(browser: Browser, base_url: str) ->
     # A drag is not a click: nothing got selected.
     expect(page.locator('.hand .card[aria-selected="true"]')).to_have_count(0)
     # The new order survives the next state (a draw).
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    draw_from_stock(page)
     after_draw = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     assert after_draw[: len(moved)] == moved
     # Dragging a card onto the discard pile discards it.
@@ -364,7 +321,7 @@ def test_drag_reorders_the_hand_and_discards(browser: Browser, base_url: str) ->
     expect(page.locator(f"#hand-card-{drawn}")).to_have_count(0)
     state = seat_state(page, base_url)
     assert [state["seat"], f"discard {drawn}"] in state["observation"]["history"]
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()
 
 
@@ -402,5 +359,5 @@ def test_rummy_deal_nobody_won_says_why(browser: Browser, base_url: str) -> None
     expect(showdown.locator(".end-reason")).to_contain_text("Nobody went out")
     assert saw_recycling
     shot(page, "showdown-rummy-exhausted-1280")
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     page.context.close()

@@ -13,11 +13,20 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expec
 
 from pyrummy.core.match import new_match
 from pyrummy.core.rules import find_rules
-from test_web_e2e import base_url, browser, rummy_seed_with_four_card_meld, shot
-from test_web_player import cards_at_rest, drag, in_viewport, seat_state, start
+from test_web_player import cards_at_rest, drag, in_viewport, seat_state
+from web_helpers import (
+    base_url,
+    browser,
+    draw_from_stock,
+    errors_of,
+    keep_errors,
+    shot,
+    start,
+    start_rummy_with_four_card_meld,
+)
 
 pytestmark = pytest.mark.browser
-__all__ = ["base_url", "browser"]
+__all__ = ["base_url", "browser"]  # the shared fixtures
 
 
 @pytest.fixture
@@ -40,11 +49,8 @@ Element.prototype.animate = function (...args) {
 
 
 def new_page(context: BrowserContext, base: str) -> Page:
-    page = context.new_page()
+    page = keep_errors(context.new_page())
     page.add_init_script(LOG_GLIDES)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors  # type: ignore[attr-defined]
     page.goto(base + "/")
     return page
 
@@ -89,7 +95,7 @@ def test_cards_glide_without_delaying_the_next_click(
     assert (card if draw == "draw discard" else "back") in moved
     assert draw in ("draw discard", "draw stock")
     assert action.split()[1] in moved
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
 
 
 def test_nothing_moves_under_reduced_motion(browser: Browser, base_url: str) -> None:
@@ -118,8 +124,7 @@ def test_landscape_phone_keeps_hand_and_buttons_in_view(
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True)
     page = new_page(context, base_url)
     start(page, bots=2, seed=7)
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    draw_from_stock(page)
     assert in_viewport(page, ".hand .card")
     assert in_viewport(page, ".actions .action")
     assert in_viewport(page, "#stock")
@@ -161,19 +166,12 @@ def touch_drag(session: CDPSession, page: Page, source: str, target: str) -> Non
 
 
 def test_touch_drags_onto_a_meld_and_within_the_hand(browser: Browser, base_url: str) -> None:
-    seed, four = rummy_seed_with_four_card_meld()
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
     page = new_page(context, base_url)
     session = context.new_cdp_session(page)
-    page.click("label[for=game-rummy]")
-    page.select_option("#bot-count", "1")
-    page.fill("#seed", str(seed))
-    page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
-    page.tap("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    four = start_rummy_with_four_card_meld(page, tap=True)
     for card in four[:3]:
         page.tap(f"#hand-card-{card}")
     moved_cards(page)
@@ -194,22 +192,15 @@ def test_touch_drags_onto_a_meld_and_within_the_hand(browser: Browser, base_url:
     moved = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     assert moved == [*order[1:], order[0]]
     expect(page.locator('.hand .card[aria-selected="true"]')).to_have_count(0)
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
     context.close()
 
 
 def test_mouse_drags_a_card_onto_a_meld_to_lay_it_off(
     context: BrowserContext, base_url: str
 ) -> None:
-    seed, four = rummy_seed_with_four_card_meld()
     page = new_page(context, base_url)
-    page.click("label[for=game-rummy]")
-    page.select_option("#bot-count", "1")
-    page.fill("#seed", str(seed))
-    page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
-    page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    four = start_rummy_with_four_card_meld(page)
     for card in four[:3]:
         page.click(f"#hand-card-{card}")
     page.click("#btn-meld")
@@ -226,7 +217,7 @@ def test_mouse_drags_a_card_onto_a_meld_to_lay_it_off(
     drag(page, f"#hand-card-{kept}", ".opponent")
     expect(page.locator(f"#hand-card-{kept}")).to_have_count(1)
     assert seat_state(page, base_url)["observation"]["history"] == state["observation"]["history"]
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
 
 
 def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
@@ -262,8 +253,7 @@ def test_rotham_names_the_meld_of_one_card_and_two_jokers(
     page.click("#deal-button")
     page.wait_for_selector("#stock:not([disabled]), .hand .card", timeout=20000)
     if page.locator("#stock:not([disabled])").count():
-        page.click("#stock")
-        expect(page.locator("#btn-stock")).to_be_disabled()
+        draw_from_stock(page)
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     for card in (real, "X1", "X2"):
@@ -283,7 +273,7 @@ def test_rotham_names_the_meld_of_one_card_and_two_jokers(
     expect(page.locator('.meld[data-meld="0"] .card')).to_have_count(3)
     state = seat_state(page, base_url)
     assert [state["seat"], f"meld run {real} X1 X2"] in state["observation"]["history"]
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)
 
 
 def test_pay_per_point_chooses_the_number_of_deals(context: BrowserContext, base_url: str) -> None:
@@ -299,4 +289,4 @@ def test_pay_per_point_chooses_the_number_of_deals(context: BrowserContext, base
     page.click("#deal-button")
     page.wait_for_selector(".table-head", timeout=20000)
     expect(page.locator(".table-head h1")).to_contain_text("Deal 1 of 2")
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not errors_of(page)

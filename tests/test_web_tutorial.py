@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from pyrummy.core.settlement import settle
 from pyrummy.core.solver import deadwood
-from test_web_e2e import base_url, browser, shot
+from web_helpers import base_url, browser, run_node, shot
 
 pytestmark = pytest.mark.browser
 __all__ = ["base_url", "browser"]
@@ -29,14 +28,7 @@ def run_module(module: str, expression: str) -> Any:
         f"import * as m from {json.dumps((JS / module).as_uri())};\n"
         f"process.stdout.write(JSON.stringify({expression}));\n"
     )
-    result = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return json.loads(result.stdout)
+    return run_node(script)
 
 
 def test_the_coachs_numbers_are_the_cores() -> None:

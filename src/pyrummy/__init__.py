@@ -57,9 +57,10 @@ from pyrummy.core.errors import (
     RulesError,
     RummyError,
     SetupError,
+    StoredActionError,
 )
 from pyrummy.core.ledger import Ledger, Transfer, TransferReason
-from pyrummy.core.match import Match, new_match
+from pyrummy.core.match import Match, new_match, replay_actions
 from pyrummy.core.melds import Meld, check_meld, explain_meld
 from pyrummy.core.observation import Observation
 from pyrummy.core.phases import EndReason, Phase
@@ -112,6 +113,7 @@ __all__ = [
     "RummyError",
     "Settlement",
     "SetupError",
+    "StoredActionError",
     "Suit",
     "Transfer",
     "TransferReason",
@@ -128,5 +130,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_record",
+    "replay_actions",
     "settle",
 ]

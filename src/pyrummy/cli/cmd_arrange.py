@@ -15,10 +15,11 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from pyrummy.cli.arguments import add_rules_arguments, rules_of
 from pyrummy.cli.format import cards_text, show
 from pyrummy.core.cards import Card, CardSet, parse_cards
 from pyrummy.core.melds import check_meld
-from pyrummy.core.rules import Rules, find_rules, parse_options, preset_names
+from pyrummy.core.rules import Rules
 from pyrummy.core.solver import Arrangement, best_arrangement
 
 
@@ -36,30 +37,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser, default: str = "knock") -> None:
-    """``--rules PRESET`` and repeatable ``--option NAME=VALUE``."""
-    parser.add_argument(
-        "--rules",
-        default=default,
-        metavar="PRESET",
-        help=f"preset ({', '.join(preset_names())}); default {default}",
-    )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change one rule option (repeatable), e.g. --option ace=high_or_low",
-    )
-
-
-def rules_of(args: argparse.Namespace) -> Rules:
-    return find_rules(args.rules, **parse_options(list(args.option)))
-
-
 def arrangement_dict(arrangement: Arrangement, rules: Rules) -> dict[str, object]:
     """The JSON form of an arrangement, cards in notation, melds in meld order.
 
+    >>> from pyrummy.core.rules import find_rules
     >>> rules = find_rules("rotham")
     >>> data = arrangement_dict(best_arrangement("7S 7H 7D 8S X1", rules), rules)
     >>> data["melds"], data["deadwood_cards"], data["deadwood"]

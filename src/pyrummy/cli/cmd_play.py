@@ -16,14 +16,14 @@ first deal is set up; what is not given is shuffled by ``--seed``.
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
 from rich.console import Console
 
+from pyrummy.cli.arguments import add_rules_arguments, amount, options_of, whole_number
 from pyrummy.cli.play import PlaySession
 from pyrummy.core.errors import RulesError
-from pyrummy.core.rules import find_rules, parse_options
+from pyrummy.core.rules import find_rules
 
 
 def register(subparsers: Any) -> None:
@@ -33,25 +33,19 @@ def register(subparsers: Any) -> None:
         description=__doc__.replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--rules", default="knock", help="preset (default knock)")
+    add_rules_arguments(parser)
     parser.add_argument(
         "--bots",
         default="simple",
         help="opponents, comma separated, one per seat after yours (default simple)",
     )
-    parser.add_argument("--seed", type=_whole, default=None, help="seed of the match")
-    parser.add_argument("--target", type=_whole, default=None, help="play to this score instead")
+    parser.add_argument("--seed", type=whole_number(0), default=None, help="seed of the match")
     parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rules option, e.g. -o ace=high_or_low (repeatable)",
+        "--target", type=whole_number(1), default=None, help="play to this score instead"
     )
     parser.add_argument(
         "--delay",
-        type=_seconds,
+        type=amount("seconds", 0, 60),
         default=0.4,
         metavar="SECONDS",
         help="pause after each bot move (default 0.4)",
@@ -71,29 +65,9 @@ def register(subparsers: Any) -> None:
         "--stock", default=None, metavar="CARDS", help="the top of the stock, top card first"
     )
     position.add_argument(
-        "--dealer", type=_whole, default=None, metavar="SEAT", help="the first dealer"
+        "--dealer", type=whole_number(0), default=None, metavar="SEAT", help="the first dealer"
     )
     parser.set_defaults(func=run)
-
-
-def _whole(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if value < 0 or math.isinf(value) or math.isnan(value):
-        raise argparse.ArgumentTypeError(f"expected seconds >= 0, got {text!r}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,11 +77,9 @@ def run(args: argparse.Namespace) -> int:
     for name in bot_names:
         if name not in BOT_NAMES:
             raise RulesError(f"unknown bot {name!r}; bots are: {', '.join(sorted(BOT_NAMES))}")
-    options = parse_options(args.option)
+    options = options_of(args)
     rules = find_rules(args.rules, **options)
     rules.check_players(len(bot_names) + 1)
-    if args.target is not None and args.target < 1:
-        raise RulesError("--target must be at least 1")
     console = Console(highlight=False)
     session = PlaySession.new(
         rules.name,

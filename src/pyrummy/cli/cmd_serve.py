@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pyrummy.cli.arguments import amount, whole_number
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -20,13 +22,15 @@ def register(subparsers: Any) -> None:
         description="Run the web game: play Knock Rummy, Rummy, Gin and more against bots.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--port", type=whole_number(0, 65535), default=8000, help="port to listen on"
+    )
     parser.add_argument(
         "--data-dir", type=Path, default=Path("data"), help="folder of the SQLite database"
     )
     parser.add_argument(
         "--bot-delay",
-        type=_seconds,
+        type=amount("seconds", 0, 10),
         default=0.8,
         help="default pause between bot steps, in seconds (each table can change it)",
     )
@@ -45,13 +49,13 @@ def register(subparsers: Any) -> None:
     )
     limits.add_argument(
         "--max-tables-per-client",
-        type=_count,
+        type=whole_number(0, 1_000_000),
         default=None,
         help="unfinished tables one client address may have (0: no cap; default 10)",
     )
     limits.add_argument(
         "--max-tables",
-        type=_count,
+        type=whole_number(0, 1_000_000),
         default=None,
         help="unfinished tables on the server (0: no cap; default 1000)",
     )
@@ -62,26 +66,26 @@ def register(subparsers: Any) -> None:
     )
     limits.add_argument(
         "--bot-workers",
-        type=_count,
+        type=whole_number(0, 1_000_000),
         default=1,
         help="worker processes for bot decisions (0: a thread of the server; default 1)",
     )
     limits.add_argument(
         "--bot-think-limit",
-        type=_think_seconds,
+        type=amount("seconds", 0.05, 60),
         default=5.0,
         help="the longest one bot decision may take, in seconds (then a random legal action)",
     )
     limits.add_argument(
         "--abandon-after",
-        type=_hours,
+        type=amount("hours", 0, 24 * 365, above_low=True),
         default=6.0,
         metavar="HOURS",
         help="close a live table when no person acted for this long (default 6 hours)",
     )
     limits.add_argument(
         "--idle-after",
-        type=_minutes,
+        type=amount("minutes", 0, 24 * 60, above_low=True),
         default=10.0,
         metavar="MINUTES",
         help="a table nobody watches leaves memory after this long, and comes back from"
@@ -120,7 +124,7 @@ def register(subparsers: Any) -> None:
     )
     storage.add_argument(
         "--workers",
-        type=_workers,
+        type=whole_number(1, 64),
         default=1,
         help="server processes sharing this port (2 or more need PostgreSQL); separate"
         " `pyrummy serve` processes on one PostgreSQL database also work behind one address",
@@ -135,56 +139,6 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError("the bot delay is 0-10 seconds")
-    return value
-
-
-def _think_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0.05 <= value <= 60:
-        raise argparse.ArgumentTypeError("the bot think limit is 0.05-60 seconds")
-    return value
-
-
-def _positive(text: str, unit: str, most: float) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
-    if not 0 < value <= most:
-        raise argparse.ArgumentTypeError(f"expected more than 0 and at most {most:g} {unit}")
-    return value
-
-
-def _hours(text: str) -> float:
-    return _positive(text, "hours", 24 * 365)
-
-
-def _minutes(text: str) -> float:
-    return _positive(text, "minutes", 24 * 60)
-
-
-def _workers(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes 1-64")
-    return int(text)
-
-
-def _count(text: str) -> int:
-    if not text.isascii() or not text.isdigit() or int(text) > 1_000_000:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count 0-1000000")
-    return int(text)
 
 
 def settings_from(args: argparse.Namespace) -> Any:

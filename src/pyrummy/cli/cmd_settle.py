@@ -20,7 +20,7 @@ from typing import Any
 
 from rich.text import Text
 
-from pyrummy.cli.cmd_arrange import add_rules_arguments, rules_of
+from pyrummy.cli.arguments import add_rules_arguments, rules_of
 from pyrummy.cli.format import arrangement_table, cards_text, net_line, show, transfer_lines
 from pyrummy.core.cards import Card
 from pyrummy.core.errors import RulesError

@@ -21,10 +21,10 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from pyrummy.cli.arguments import add_rules_arguments, rules_of, whole_number
 from pyrummy.core.deal import Deal, new_deal
-from pyrummy.core.errors import RulesError
 from pyrummy.core.match import deal_seed
-from pyrummy.core.rules import Rules, find_rules, parse_options, preset_names
+from pyrummy.core.rules import Rules
 
 
 def register(subparsers: Any) -> None:
@@ -34,18 +34,15 @@ def register(subparsers: Any) -> None:
         description="Play deals with uniformly random legal actions and report outcome "
         "counts, mean deadwood or hand value at the end, mean turns and deals per second.",
     )
+    add_rules_arguments(parser)
     parser.add_argument(
-        "--rules", default="knock", help=f"preset ({', '.join(preset_names())}); default knock"
+        "--players", type=whole_number(1), default=None, help="players (default: the fewest)"
     )
-    parser.add_argument("--players", type=int, default=None, help="players (default: the fewest)")
-    parser.add_argument("--deals", type=int, default=1000, help="deals to play (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
     parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="change one rule option (repeatable), e.g. --option ace=high_or_low",
+        "--deals", type=whole_number(1), default=1000, help="deals to play (default 1000)"
+    )
+    parser.add_argument(
+        "--seed", type=whole_number(0), default=0, help="seed of the whole run (default 0)"
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -86,14 +83,9 @@ def play_random_deal(
 
 
 def run(args: argparse.Namespace) -> int:
-    options = parse_options(args.option)
-    rules = find_rules(args.rules, **options)
+    rules = rules_of(args)
     players = rules.min_players if args.players is None else args.players
     rules.check_players(players)
-    if args.deals < 1:
-        raise RulesError(f"--deals: expected at least 1, got {args.deals}")
-    if args.seed < 0:
-        raise RulesError(f"--seed: expected a whole number >= 0, got {args.seed}")
     tally = Tally()
     rng = random.Random(args.seed)
     cycle = rules.deals_in_match(players) if rules.match_end == "deals" else None

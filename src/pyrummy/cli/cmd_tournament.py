@@ -33,7 +33,8 @@ from rich.progress import (
 from rich.table import Table
 
 from pyrummy.bots import BOT_NAMES
-from pyrummy.core.rules import find_rules, parse_options
+from pyrummy.cli.arguments import add_rules_arguments, amount, options_of, whole_number
+from pyrummy.core.rules import find_rules
 from pyrummy.extras import require
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def register(subparsers: Any) -> None:
         description=__doc__.replace("``", ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--rules", default="knock", help="preset (default knock)")
+    add_rules_arguments(parser)
     parser.add_argument(
         "--bots",
         required=True,
@@ -58,27 +59,27 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--players",
-        type=_positive_int,
+        type=whole_number(1),
         default=None,
         help="number of players; must equal the number of bots (default: that number)",
     )
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
         "--deals",
-        type=_positive_int,
+        type=whole_number(1),
         default=None,
         help="deals in all, decks × rotations, rounded up to whole decks (default 200)",
     )
-    size.add_argument("--decks", type=_positive_int, default=None, help="number of decks")
+    size.add_argument("--decks", type=whole_number(1), default=None, help="number of decks")
     parser.add_argument(
-        "--seed", type=_non_negative_int, default=None, help="tournament seed (default: random)"
+        "--seed", type=whole_number(0), default=None, help="tournament seed (default: random)"
     )
     parser.add_argument(
-        "--workers", type=_positive_int, default=1, help="worker processes (default 1)"
+        "--workers", type=whole_number(1, 64), default=1, help="worker processes (default 1)"
     )
     parser.add_argument(
         "--hard-budget",
-        type=_positive_float,
+        type=amount("seconds", 0, 60, above_low=True),
         default=None,
         metavar="SECONDS",
         help="thinking time per decision of the hard bot (results then depend on "
@@ -86,18 +87,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--hard-rollouts",
-        type=_positive_int,
+        type=whole_number(1),
         default=DEFAULT_HARD_ROLLOUTS,
         metavar="N",
         help=f"re-deals searched per decision of the hard bot (default {DEFAULT_HARD_ROLLOUTS})",
-    )
-    parser.add_argument(
-        "--option",
-        "-o",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a rules option, e.g. -o target=50 (repeatable)",
     )
     parser.add_argument(
         "--out",
@@ -112,37 +105,6 @@ def register(subparsers: Any) -> None:
         "--json", action="store_true", help="print the summary as JSON instead of tables"
     )
     parser.set_defaults(func=run)
-
-
-def _positive_int(text: str) -> int:
-    value = _int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    value = _int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
-
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
@@ -161,7 +123,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
             f"--players {args.players} but {len(bots)} bots in --bots {args.bots!r}: "
             "give one bot name per seat"
         )
-    options = parse_options(args.option)
+    options = options_of(args)
     rules = find_rules(args.rules, **options)
     rules.check_players(len(bots))
     if args.decks is not None:

@@ -41,6 +41,26 @@ class IllegalActionError(RummyError):
         self.reason = reason
 
 
+class StoredActionError(IllegalActionError):
+    """A stored action (a record's line, a server table's action) that the game
+    refuses while it is rebuilt from its actions: see
+    :func:`pyrummy.core.match.replay_actions`.
+
+    ``index`` is the action's place among those replayed (from 1), ``action``
+    its text, ``refusal`` why it was refused (the engine's sentence, or that
+    it came out of turn or after its deal had ended). The actions before it
+    stay applied.
+    """
+
+    def __init__(
+        self, index: int, action: str, refusal: str, reason: Message | None = None
+    ) -> None:
+        super().__init__(f"stored action {index} ({action!r}): {refusal}", reason)
+        self.index = index
+        self.action = action
+        self.refusal = refusal
+
+
 class RecordError(RummyError):
     """A game record that cannot be read or does not replay.
 

@@ -68,13 +68,14 @@ class TransferReason(StrEnum):
         return repr(self.value)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Transfer:
     """``amount`` points from ``payer`` to ``payee`` for ``reason``.
 
     ``payer=None`` awards the points (nobody loses them). Moves must be
-    positive; an award may be negative (penalty points). ``int`` amounts are
-    accepted and stored as ``Fraction``.
+    positive; an award may be negative (penalty points). The amount may be
+    given as an ``int`` and the reason as its text: they are stored as a
+    ``Fraction`` and a :class:`TransferReason`.
 
     >>> Transfer(0, 1, 15, "difference")
     Transfer(payer=0, payee=1, amount=Fraction(15, 1), reason='difference')
@@ -89,23 +90,34 @@ class Transfer:
     amount: Fraction
     reason: TransferReason
 
-    def __post_init__(self) -> None:
-        if type(self.reason) is not TransferReason:
+    def __init__(
+        self,
+        payer: int | None,
+        payee: int,
+        amount: int | Fraction,
+        reason: TransferReason | str,
+    ) -> None:
+        if type(reason) is not TransferReason:
             try:
-                object.__setattr__(self, "reason", TransferReason(self.reason))
+                reason = TransferReason(reason)
             except ValueError:
-                raise LedgerError(f"{self.reason!r} is not a transfer reason") from None
-        amount: object = self.amount
+                raise LedgerError(f"{reason!r} is not a transfer reason") from None
         if type(amount) is not Fraction:
+            # bool is an int to Python, never an amount of points.
             if isinstance(amount, bool) or not isinstance(amount, int | Fraction):
                 raise LedgerError(f"amount {amount!r} is not a whole number or a Fraction")
-            object.__setattr__(self, "amount", Fraction(amount))
-        if self.payee < 0 or (self.payer is not None and self.payer < 0):
+            amount = Fraction(amount)
+        if payee < 0 or (payer is not None and payer < 0):
             raise LedgerError("seats are numbered from 0")
-        if self.payer == self.payee:
-            raise LedgerError(f"seat {self.payee} cannot pay itself")
-        if self.payer is not None and self.amount.numerator <= 0:
-            raise LedgerError(f"seat {self.payer} cannot pay {self.amount}: a move is positive")
+        if payer == payee:
+            raise LedgerError(f"seat {payee} cannot pay itself")
+        if payer is not None and amount.numerator <= 0:
+            raise LedgerError(f"seat {payer} cannot pay {amount}: a move is positive")
+        # Frozen: the fields are set past the dataclass's guard, once, here.
+        object.__setattr__(self, "payer", payer)
+        object.__setattr__(self, "payee", payee)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "reason", reason)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able form; the amount as an exact fraction string (``"17/2"``)."""

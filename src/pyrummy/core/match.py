@@ -28,7 +28,8 @@ the win (:attr:`Standings.winners`).
 
 Randomness: with a ``seed``, the first dealer and every deal's seed are
 derived from it (SHA-256, so the same on every machine and Python version);
-without one, both come from :class:`secrets.SystemRandom` and no seed is
+without one, both come from :class:`random.SystemRandom` (the operating
+system's randomness, as ``secrets`` uses) and no seed is
 kept anywhere, so nothing in memory predicts a deal before it is dealt.
 
 >>> m = new_match("knock", players=3, seed=7)
@@ -49,7 +50,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-import secrets
+import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -58,7 +59,13 @@ from typing import TYPE_CHECKING, Final, NoReturn
 from pyrummy.core.actions import Action
 from pyrummy.core.cards import Card
 from pyrummy.core.deal import Deal, HandsLike, new_deal
-from pyrummy.core.errors import IllegalActionError, RulesError, RummyError, SetupError
+from pyrummy.core.errors import (
+    IllegalActionError,
+    RulesError,
+    RummyError,
+    SetupError,
+    StoredActionError,
+)
 from pyrummy.core.ledger import Ledger
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import derive_seed
@@ -250,10 +257,13 @@ class Match:
             deal_number=deal_number,
         )
 
-    def _replace_deal(self, deal: Deal) -> None:
-        """Play ``deal`` as the current deal (record replay: the deck comes from text).
+    def use_deal(self, deal: Deal) -> None:
+        """Play ``deal`` as the current deal instead of the one the match dealt:
+        a deal whose deck comes from elsewhere (a record's ``Deck:`` line, a
+        position set up with ``hands``).
 
-        The deal must be fresh, with the dealer and deal number this match expects.
+        The deal must be fresh, with the dealer, players and rules this match
+        expects; otherwise :class:`IllegalActionError` and nothing changes.
         """
         number = self.deal_number
         if self._over:
@@ -290,26 +300,18 @@ class Match:
         if self.deal.is_over:
             self._finish_deal()
 
-    def replay(self, actions: Iterable[Action | str]) -> None:
-        """Apply ``actions`` in order: a match rebuilt from its stored actions
-        (a server's table, a saved game) is :func:`new_match` with the stored
-        seed and dealer, then this. The first action refused raises
-        :class:`IllegalActionError` naming its place (the actions before it
-        stay applied).
+    def replay(self, actions: Iterable[StoredAction]) -> None:
+        """Apply stored ``actions`` in order (:func:`replay_actions`): a match
+        rebuilt from its stored actions (a server's table, a saved game) is
+        :func:`new_match` with the stored seed and dealer, then this.
 
         >>> m = new_match("knock", players=2, seed=3, dealer=0)
         >>> m.replay(["draw stock", "draw stock"])
         Traceback (most recent call last):
         ...
-        pyrummy.core.errors.IllegalActionError: stored action 2 ('draw stock'): you have already drawn a card this turn
+        pyrummy.core.errors.StoredActionError: stored action 2 ('draw stock'): you have already drawn a card this turn
         """
-        for number, action in enumerate(actions, start=1):
-            try:
-                self.apply(action)
-            except IllegalActionError as exc:
-                raise IllegalActionError(
-                    f"stored action {number} ({str(action)!r}): {exc}", exc.reason
-                ) from None
+        replay_actions(self, actions)
 
     def _finish_deal(self) -> None:
         settlement = self.deal.settlement
@@ -379,6 +381,48 @@ class Match:
         return f"<Match {self.rules.name} {self.players} players, {state}>"
 
 
+#: A stored action: its text (or :class:`Action`), or ``(seat, action)`` when
+#: the seat that played it was stored too (then it is checked).
+StoredAction = Action | str | tuple[int, Action | str]
+
+
+def replay_actions(
+    game: Match | Deal, actions: Iterable[StoredAction], *, one_deal: bool = False
+) -> None:
+    """Apply stored ``actions`` to ``game`` in order: the one loop that
+    rebuilds a game from what was stored (records, server tables).
+
+    An action given with its seat must come from the seat to play. With
+    ``one_deal``, the actions belong to the deal being played: one past the
+    end of that deal is refused instead of being played in the match's next
+    deal. The first action refused raises :class:`StoredActionError` with its
+    place (from 1) and why; the actions before it stay applied.
+
+    >>> m = new_match("knock", players=2, seed=3, dealer=0)
+    >>> replay_actions(m, [(0, "draw stock"), (0, "discard 2C")])
+    Traceback (most recent call last):
+    ...
+    pyrummy.core.errors.StoredActionError: stored action 1 ('draw stock'): seat 0 is not to play: seat 1 is
+    """
+    first_deal = game.deal if isinstance(game, Match) else game
+    for index, stored in enumerate(actions, start=1):
+        seat, action = stored if isinstance(stored, tuple) else (None, stored)
+        # A match moves on to its next deal by itself; one_deal holds it to the first.
+        deal = game.deal if isinstance(game, Match) and not one_deal else first_deal
+        if deal.is_over and (one_deal or not isinstance(game, Match)):
+            raise StoredActionError(index, str(action), "after the end of the deal")
+        if seat is not None and seat != deal.current_seat:
+            raise StoredActionError(
+                index, str(action), f"seat {seat} is not to play: seat {deal.current_seat} is"
+            )
+        try:
+            game.apply(action)
+        except RummyError as exc:
+            raise StoredActionError(
+                index, str(action), str(exc), getattr(exc, "reason", None)
+            ) from None
+
+
 def new_match(
     rules: str | Rules = "knock",
     players: int = 4,
@@ -426,14 +470,14 @@ def new_match(
         if resolved.name == "rummy":
             dealer = players - 1
         elif seed is None:
-            dealer = secrets.SystemRandom().randrange(players)
+            dealer = random.SystemRandom().randrange(players)
         else:
             dealer = _first_dealer_from_seed(seed, players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise RulesError(f"dealer {dealer!r} is not a seat of {players} players")
     match = Match(resolved, players, dealer, check_names(names, players), seed)
     if hands is not None:
-        match._replace_deal(
+        match.use_deal(
             new_deal(
                 resolved,
                 players=players,

@@ -93,16 +93,15 @@ pyrummy.core.errors.RecordError: line 3: knock is for 2-5 players, not 9
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from pyrummy.core.actions import Action, parse_action
 from pyrummy.core.cards import Card, parse_card_list
 from pyrummy.core.deal import DEAL_VIEWS, Deal, arrange_deck, new_deal
-from pyrummy.core.errors import RecordError, RummyError
-from pyrummy.core.match import MATCH_VIEWS, Match, check_ending, check_names
+from pyrummy.core.errors import RecordError, RummyError, StoredActionError
+from pyrummy.core.match import MATCH_VIEWS, Match, check_ending, check_names, replay_actions
 from pyrummy.core.rules import Rules, find_rules, parse_options
 
 #: Headers that describe the game, in the order they are written.
@@ -366,7 +365,7 @@ class _Reader:
             self.check_deck(deal, deck, deck_line, "the Seed header")
         else:
             deal = self.build_deal(deck, rules, players, dealer, deal_number, deck_line)
-        self.replay(deal, deal.apply)
+        self.replay(deal)
         self.read_results(deal)
         if (extra := self.peek()) is not None:
             raise RecordError(f"a deal record has one deal; unexpected {extra[1]!r}", extra[0])
@@ -442,25 +441,24 @@ class _Reader:
         if list(deal.deck) != deck:
             raise RecordError(f"the deck is not the one {source} deals", line)
 
-    def replay(self, deal: Deal, apply: Callable[[Action], None]) -> None:
-        """Apply the action lines that follow with ``apply`` (``deal``'s or its match's)."""
+    def replay(self, game: Deal | Match) -> None:
+        """Apply the action lines that follow to ``game`` (a deal, or the match
+        whose current deal they belong to)."""
+        lines: list[int] = []
+        actions: list[tuple[int, str]] = []
         while (line := self.peek()) is not None:
-            number, content = line
-            found = _ACTION_LINE.fullmatch(content)
+            found = _ACTION_LINE.fullmatch(line[1])
             if found is None:
-                return
+                break
             self.take()
-            seat, text = int(found.group(1)), found.group(2).strip()
-            if deal.is_over:
-                raise RecordError(f"action {text!r} after the end of the deal", number)
-            if seat != deal.current_seat:
-                raise RecordError(
-                    f"seat {seat} is not to play: seat {deal.current_seat} is", number
-                )
-            try:
-                apply(parse_action(text))
-            except RummyError as exc:
-                raise RecordError(f"illegal action {text!r}: {exc}", number) from None
+            lines.append(line[0])
+            actions.append((int(found.group(1)), found.group(2).strip()))
+        try:
+            replay_actions(game, actions, one_deal=True)
+        except StoredActionError as exc:
+            raise RecordError(
+                f"illegal action {exc.action!r}: {exc.refusal}", lines[exc.index - 1]
+            ) from None
 
     def read_results(self, deal: Deal) -> None:
         line = self.peek()
@@ -532,9 +530,9 @@ class _Reader:
                 self.check_deck(match.deal, deck, deck_line, "the Seed header")
             else:
                 fresh = self.build_deal(deck, rules, players, dealer, expected_number, deck_line)
-                match._replace_deal(fresh)
+                match.use_deal(fresh)
             deal = match.deal
-            self.replay(deal, match.apply)
+            self.replay(match)
             self.read_results(deal)
             expected_number += 1
         self.read_totals(match)

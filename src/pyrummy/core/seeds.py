@@ -7,7 +7,8 @@ uses never collide by construction and nothing depends on Python's
 ``hash`` or ``random`` internals. The domains in use:
 
 - ``pyrummy-match``: deal ``n`` of a match (:func:`pyrummy.core.match.deal_seed`, 64 bits);
-- ``pyrummy-bot``: a server bot's own seed from the table's match seed (32 bits);
+- ``pyrummy-bot``: a bot's own seed from its match's seed and its seat
+  (:func:`bot_seed`, 32 bits: the server's tables and ``pyrummy play``);
 - ``pyrummy-tournament``: the parts of a tournament (decks, seatings; 63 bits).
 
 The widths are those the seeds were first made with, so every stored
@@ -23,9 +24,9 @@ True
 
 from __future__ import annotations
 
-import hashlib
+__all__ = ["bot_seed", "derive_seed"]
 
-__all__ = ["derive_seed"]
+_BOT_DOMAIN = "pyrummy-bot"
 
 
 def derive_seed(domain: str, *parts: int | str, bits: int = 63) -> int:
@@ -37,5 +38,23 @@ def derive_seed(domain: str, *parts: int | str, bits: int = 63) -> int:
     """
     if not 1 <= bits <= 64:
         raise ValueError(f"bits must be 1-64, not {bits}")
+    # Imported here: hashlib (OpenSSL) is a noticeable part of ``import pyrummy``
+    # and only seeded games need it.
+    import hashlib
+
     text = ":".join((domain, *map(str, parts))).encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> (64 - bits)
+
+
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of a match seeded ``match_seed``: the
+    same bot plays the same way wherever the match is played (a server's
+    table, ``pyrummy play``), and nothing about the match seed can be learnt
+    from it.
+
+    >>> bot_seed(7, 1) == bot_seed(7, 1) != bot_seed(7, 2)
+    True
+    >>> bot_seed(7, 1) == derive_seed("pyrummy-bot", 7, 1, bits=32)
+    True
+    """
+    return derive_seed(_BOT_DOMAIN, match_seed, seat, bits=32)

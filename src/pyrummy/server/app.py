@@ -692,10 +692,7 @@ def create_app(
         from pyrummy.server.tables import build_match
 
         stored = await finished(table_id)
-        match = build_match(stored.spec)
-        for action in stored.actions:
-            match.apply(action.text)
-        return match.record(seed=True)
+        return build_match(stored.spec, stored.actions).record(seed=True)
 
     # The person's extras (the hint): pyrummy.server.routes_player.
     app.include_router(player_router(manager, seat_of))

@@ -36,7 +36,7 @@ from pyrummy.core.actions import Action, ActionKind, parse_action
 from pyrummy.core.errors import RulesError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
-from pyrummy.core.seeds import derive_seed
+from pyrummy.core.seeds import bot_seed as bot_seed  # re-exported: the server names it here too
 from pyrummy.server.botpool import BotPool
 from pyrummy.server.storage import (
     ACTIONS_TABLE,
@@ -106,18 +106,8 @@ def build_match(spec: TableSpec, actions: Sequence[StoredAction] = ()) -> Match:
         dealer=spec.first_dealer,
         names=names,
     )
-    match.replay(action.text for action in actions)
+    match.replay((action.seat, action.text) for action in actions)
     return match
-
-
-def bot_seed(match_seed: int, seat: int) -> int:
-    """The bot's own seed, derived from the (secret) match seed: a seeded table
-    replays the same way, and the bot learns nothing from it.
-
-    >>> bot_seed(7, 1) == bot_seed(7, 1) != bot_seed(7, 2)
-    True
-    """
-    return derive_seed("pyrummy-bot", match_seed, seat, bits=32)
 
 
 def seat_name(seat: SeatSpec, index: int, seats: Sequence[SeatSpec] = ()) -> str:

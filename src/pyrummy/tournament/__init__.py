@@ -26,8 +26,9 @@ Rotham's six deals differ (4-6 are all-seven deals), so its decks cycle
 through deal numbers 1-6 (:func:`~pyrummy.tournament.schedule.deal_number_for`);
 every other preset plays each deck as a first deal.
 
-**Determinism.** Every deck's seed and every bot's seed derive from the
-tournament seed, the deck number, the rotation and the seat (SHA-256), so a
+**Determinism.** Every deck's seed derives from the tournament seed and the
+deck number, and every bot's seed from its deck's seed and its seat
+(:func:`pyrummy.core.seeds.bot_seed`, as at a server's table; SHA-256), so a
 deck's result does not depend on which process played it: any number of
 workers gives the same results. (A bot limited by wall-clock time, such as
 ``hard`` with a time budget, is the exception: how far it searches depends

@@ -17,6 +17,7 @@ from typing import Final
 
 from pyrummy.bots import make_bot
 from pyrummy.core.deal import new_deal
+from pyrummy.core.seeds import bot_seed
 from pyrummy.tournament.schedule import (
     TournamentConfig,
     TournamentError,
@@ -95,7 +96,9 @@ def play_deck(config: TournamentConfig, deck: int) -> DeckResult:
         bots = [
             make_bot(
                 config.bots[entry],
-                seed=derive_seed(config.seed, "bot", deck, rotation, seat),
+                # As at a server's table: the bot's seed is the game's seed and its
+                # seat, so every rotation's bot in a seat draws the same randomness.
+                seed=bot_seed(seed, seat),
                 **dict(config.bot_options.get(config.bots[entry], {})),
             )
             for seat, entry in enumerate(seats)

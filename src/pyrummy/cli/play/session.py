@@ -31,6 +31,7 @@ from pyrummy.cli.play.view import (
     state_view,
     title_of,
 )
+from pyrummy.core import seeds
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.errors import RummyError
 from pyrummy.core.match import Match, new_match
@@ -51,8 +52,9 @@ def seat_names(bot_names: Sequence[str]) -> tuple[str, ...]:
 
 
 def bot_seed(match_seed: int | None, seat: int) -> int | None:
-    """A bot's seed, fixed by the match seed (None: unpredictable)."""
-    return None if match_seed is None else match_seed * 1_000 + seat
+    """A bot's seed, fixed by the match seed as on the server's tables
+    (:func:`pyrummy.core.seeds.bot_seed`; None: unpredictable)."""
+    return None if match_seed is None else seeds.bot_seed(match_seed, seat)
 
 
 class PlaySession:
