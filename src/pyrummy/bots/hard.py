@@ -167,6 +167,7 @@ class HardBot:
         infer_passes: bool = False,
         gin_wait_stock: int = GIN_WAIT_STOCK,
         equity_selection: int | None = None,
+        equity_selection_after: int = 0,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -190,6 +191,7 @@ class HardBot:
         self.gin_feed_weight = gin_feed_weight
         self.gin_wait_stock = gin_wait_stock
         self.equity_selection = equity_selection
+        self.equity_selection_after = equity_selection_after
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -316,6 +318,7 @@ class HardBot:
                 self.clock,
                 max_samples=MAX_SAMPLES if budget is not None else self.equity_samples,
                 selection=self.selection_at(observation.players),
+                selection_after=self.equity_selection_after,
             )
             self.last_knock_samples = estimate.samples
             if estimate.now >= estimate.later:

@@ -156,12 +156,14 @@ def _draw(hand: int, top: int, stock_card: int, ace: str) -> tuple[int, int, boo
     return hand | stock_card, 0, True
 
 
-def _extras(opponents: Sequence[_Seen], selection: int, spare: int) -> list[int]:
-    """Cards dealt to each opponent beyond its hand size (``min(draws, selection)``),
-    cut down in seat order to what the unseen cards can spare."""
+def _extras(
+    opponents: Sequence[_Seen], selection: int, selection_after: int, spare: int
+) -> list[int]:
+    """Cards dealt to each opponent beyond its hand size (``min(draws - after,
+    selection)``), cut down in seat order to what the unseen cards can spare."""
     extras = []
     for opponent in opponents:
-        extra = max(0, min(opponent.draws, selection, spare))
+        extra = max(0, min(opponent.draws - selection_after, selection, spare))
         spare -= extra
         extras.append(extra)
     return extras
@@ -197,6 +199,7 @@ def estimate_knock(
     min_samples: int = MIN_SAMPLES,
     max_samples: int = MAX_SAMPLES,
     selection: int = 0,
+    selection_after: int = 0,
 ) -> KnockEstimate:
     """Weighted mean outcome for this seat of knocking now with ``knock_card``
     (a bit) and of discarding it face up and knocking after one round.
@@ -207,7 +210,8 @@ def estimate_knock(
     ``selection``: an opponent that drew ``t`` times since the deal kept what
     improved its hand, so it is dealt ``min(t, selection)`` unseen cards more
     than it holds and keeps the least-deadwood hand of them (its known cards
-    kept); 0 deals it a plain random hand (:func:`_select_hand`).
+    kept); 0 deals it a plain random hand (:func:`_select_hand`). The first
+    ``selection_after`` draws do not count (``t - selection_after`` instead).
     """
     me = observation.seat
     assert me is not None
@@ -220,7 +224,7 @@ def estimate_knock(
     missing = [observation.hand_sizes[o.seat] - o.known.bit_count() for o in opponents]
     needed = sum(missing)
     spare = len(pool) - needed
-    extras = _extras(opponents, selection, spare)
+    extras = _extras(opponents, selection, selection_after, spare)
     needed += sum(extras)
     spare -= sum(extras)
     draws_wanted = min(players * HORIZON, spare)
