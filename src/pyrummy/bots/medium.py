@@ -26,7 +26,8 @@
 
 Everything else (melding-game draws, melds and lay-offs once it melds) is
 the simple bot's. Decisions take well under a millisecond except the knock
-(24 re-deals).
+(24 re-deals), which is anytime: it stops re-dealing once ``time_budget``
+(0.25 s) is spent, after a minimum of 8, and decides on what it has.
 It keeps no memory: everything it infers is in the observation (the public
 history included), so a fresh bot can take over in the middle of a deal.
 """
