@@ -110,7 +110,7 @@ def run_latency(args: argparse.Namespace) -> None:
             options = {"time_budget": args.hard_budget}
             decisions = args.hard_decisions
         for preset in presets:
-            players = LATENCY_PLAYERS.get(preset, 2)
+            players = args.players or LATENCY_PLAYERS.get(preset, 2)
             knocks: list[float] = []
             cpu: list[float] = []
             timings = time_decisions(bot_name, preset, players, decisions, options, knocks, cpu)
@@ -271,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     latency.add_argument("--decisions", type=int, default=200)
     latency.add_argument("--hard-decisions", type=int, default=20)
     latency.add_argument("--hard-budget", type=float, default=DEFAULT_TIME_BUDGET)
+    latency.add_argument(
+        "--players", type=int, default=None, help="table size for every preset (default: its usual)"
+    )
     ladder = commands.add_parser("ladder", help="duplicate matches between bot pairs")
     ladder.add_argument("--pairs", nargs="+", default=list(DEFAULT_PAIRS))
     ladder.add_argument("--preset", default="knock")

@@ -91,16 +91,20 @@ class _Seen:
     known: int
     passed_knock: bool
     passed_over: int  # the top discard it last drew from the stock over (a bit, or 0)
+    draws: int  # cards it drew since the deal (from the stock or the pile)
 
 
 def _history_of_opponents(observation: Observation, me: int) -> list[_Seen]:
     last_kind: dict[int, ActionKind] = {}
     passed_over: dict[int, int] = {}
+    draws: dict[int, int] = {}
     # The first up-card is not in the history: a pass over it goes unseen.
     pile: list[int] = [0]
     for seat, action in observation.history:
         kind = action.kind
         last_kind[seat] = kind
+        if kind is ActionKind.DRAW_DISCARD or kind is ActionKind.DRAW_STOCK:
+            draws[seat] = draws.get(seat, 0) + 1
         if kind is ActionKind.DISCARD:
             pile.append(action.cards[0].bit)
         elif kind is ActionKind.DRAW_DISCARD:
@@ -119,6 +123,7 @@ def _history_of_opponents(observation: Observation, me: int) -> list[_Seen]:
                 known=observation.known_cards[seat].mask,
                 passed_knock=last_kind.get(seat) is ActionKind.DISCARD,
                 passed_over=passed_over.get(seat, 0),
+                draws=draws.get(seat, 0),
             )
         )
     return seen
@@ -151,6 +156,29 @@ def _draw(hand: int, top: int, stock_card: int, ace: str) -> tuple[int, int, boo
     return hand | stock_card, 0, True
 
 
+def _extras(
+    opponents: Sequence[_Seen], selection: int, selection_after: int, spare: int
+) -> list[int]:
+    """Cards dealt to each opponent beyond its hand size (``min(draws - after,
+    selection)``), cut down in seat order to what the unseen cards can spare."""
+    extras = []
+    for opponent in opponents:
+        extra = max(0, min(opponent.draws - selection_after, selection, spare))
+        spare -= extra
+        extras.append(extra)
+    return extras
+
+
+def _select_hand(mask: int, known: int, extra: int, ace: str) -> int:
+    """``mask`` less ``extra`` cards, each the least-deadwood give-back (a
+    greedy pick; ``known`` cards stay): a hand its owner improved by keeping
+    the better of what it drew."""
+    for _ in range(extra):
+        _, options = best_discards_of_mask(mask, ace, keep=known)
+        mask &= ~(1 << (options.bit_length() - 1))
+    return mask
+
+
 def _sample_threshold(rng: random.Random) -> int:
     pick = rng.random()
     for threshold, weight in THRESHOLD_PRIOR:
@@ -170,12 +198,20 @@ def estimate_knock(
     *,
     min_samples: int = MIN_SAMPLES,
     max_samples: int = MAX_SAMPLES,
+    selection: int = 0,
+    selection_after: int = 0,
 ) -> KnockEstimate:
     """Weighted mean outcome for this seat of knocking now with ``knock_card``
     (a bit) and of discarding it face up and knocking after one round.
 
     Samples until ``clock()`` passes ``deadline`` (checked after each sample,
     at least ``min_samples``) or ``max_samples`` are done.
+
+    ``selection``: an opponent that drew ``t`` times since the deal kept what
+    improved its hand, so it is dealt ``min(t, selection)`` unseen cards more
+    than it holds and keeps the least-deadwood hand of them (its known cards
+    kept); 0 deals it a plain random hand (:func:`_select_hand`). The first
+    ``selection_after`` draws do not count (``t - selection_after`` instead).
     """
     me = observation.seat
     assert me is not None
@@ -188,6 +224,9 @@ def estimate_knock(
     missing = [observation.hand_sizes[o.seat] - o.known.bit_count() for o in opponents]
     needed = sum(missing)
     spare = len(pool) - needed
+    extras = _extras(opponents, selection, selection_after, spare)
+    needed += sum(extras)
+    spare -= sum(extras)
     draws_wanted = min(players * HORIZON, spare)
     order = [(me + step) % players for step in range(1, players)]
     now_total = weight_total = 0.0
@@ -202,11 +241,13 @@ def estimate_knock(
         thresholds = [0] * players
         weight = 1.0
         cursor = 0
-        for opponent, count in zip(opponents, missing, strict=True):
+        for opponent, count, extra in zip(opponents, missing, extras, strict=True):
             mask = opponent.known
-            for index in chosen[cursor : cursor + count]:
+            for index in chosen[cursor : cursor + count + extra]:
                 mask |= 1 << index
-            cursor += count
+            cursor += count + extra
+            if extra:
+                mask = _select_hand(mask, opponent.known, extra, ace)
             hands[opponent.seat] = mask
             threshold = _sample_threshold(rng)
             thresholds[opponent.seat] = threshold

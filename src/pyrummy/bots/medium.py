@@ -26,7 +26,8 @@
 
 Everything else (melding-game draws, melds and lay-offs once it melds) is
 the simple bot's. Decisions take well under a millisecond except the knock
-(24 re-deals).
+(24 re-deals), which is anytime: it stops re-dealing once ``time_budget``
+(0.25 s) is spent, after a minimum of 8, and decides on what it has.
 It keeps no memory: everything it infers is in the observation (the public
 history included), so a fresh bot can take over in the middle of a deal.
 """
@@ -37,10 +38,16 @@ import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 
-from pyrummy.bots.base import sample_or_none, seat_of
+from pyrummy.bots.base import BotError, sample_or_none, seat_of
 from pyrummy.bots.gin_safety import PASS_LIKELIHOOD, passed_over
 from pyrummy.bots.gin_safety import completes_meld as completes_meld_mask
-from pyrummy.bots.hand import completes_meld, deadwood, give_back_order, values_of
+from pyrummy.bots.hand import (
+    best_give_back,
+    completes_meld,
+    deadwood,
+    give_back_order,
+    values_of,
+)
 from pyrummy.bots.lookahead import (
     best_after_taking,
     draw_outlook,
@@ -70,7 +77,10 @@ TABLE_FIT_RISK = 0.5
 DEFAULT_KNOCK_CAP = 60
 #: Re-deals sampled for one knock decision.
 DEFAULT_SAMPLES = 24
-#: Re-deals a knock decision makes even when its ``knock_budget`` is spent.
+#: Seconds a knock decision may spend (``time_budget``): 24 re-deals take a few
+#: milliseconds, so the budget only binds on a starved machine.
+DEFAULT_TIME_BUDGET = 0.25
+#: Re-deals a knock decision makes even when its budget is spent.
 MIN_KNOCK_SAMPLES = 8
 #: Deadwood by which taking the top discard must beat the expected stock draw.
 DEFAULT_TAKE_MARGIN = 0.0
@@ -110,9 +120,11 @@ class MediumBot(SimpleBot):
     every opponent holds that many cards (default 4 at two players, 3 at
     more). ``out_bonus``: melding games, deadwood a discard is worth per unit
     of chance that the next draw completes the hand (0 for medium; the hard
-    bot sets it). ``knock_budget``: seconds a knock decision may spend
-    (anytime: it stops sampling when ``clock`` passes it, after
-    :data:`MIN_KNOCK_SAMPLES`); None: all ``samples``. ``infer_passes``
+    bot sets it). ``time_budget`` (default 0.25 s): seconds a knock decision
+    may spend (anytime: it stops sampling when ``clock`` passes it, after
+    :data:`MIN_KNOCK_SAMPLES`, and decides on the re-deals so far); None: all
+    ``samples``; ``knock_budget``, when given, overrides it (the hard bot
+    gives its guide a share of its own budget). ``infer_passes``
     (gin): weigh each knock re-deal by how well it explains the opponent's
     play (:func:`pass_likelihood`).
 
@@ -138,11 +150,14 @@ class MediumBot(SimpleBot):
         hold_for_rummy: bool = True,
         hold_until: int | None = None,
         out_bonus: float = 0.0,
+        time_budget: float | None = DEFAULT_TIME_BUDGET,
         knock_budget: float | None = None,
         infer_passes: bool = False,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(seed)
+        if time_budget is not None and time_budget < 0:
+            raise BotError(f"time_budget must not be negative, not {time_budget}")
         self.rng = random.Random(seed)
         self.samples = samples
         self.feed_weight_option = feed_weight
@@ -154,7 +169,8 @@ class MediumBot(SimpleBot):
         self.hold_for_rummy = hold_for_rummy
         self.hold_until = hold_until
         self.out_bonus = out_bonus
-        self.knock_budget = knock_budget
+        self.time_budget = time_budget
+        self.knock_budget = knock_budget if knock_budget is not None else time_budget
         self.infer_passes = infer_passes
         self.clock = clock
         #: Re-deals behind the last knock decision.
@@ -304,21 +320,14 @@ class MediumBot(SimpleBot):
     ) -> Action:
         hand = observation.hand.mask
         left = {a.cards[0]: deadwood(hand & ~a.cards[0].bit, rules) for a in give_backs}
-        least = min(left.values())
-        knock_card = max(
-            (c for c, d in left.items() if d == least), key=lambda c: give_back_order(c, rules)
-        )
+        least, knock_card = best_give_back(left, rules)
         knock = _find(give_backs, ActionKind.KNOCK, knock_card)
         if knock is not None and self.should_knock_with(observation, give_backs, rules, least):
             return knock
         costs = self.discard_costs(observation, give_backs, rules)
         if not costs:
             return knock if knock is not None else give_backs[0]
-        cheapest = min(costs.values())
-        card = max(
-            (c for c, v in costs.items() if v <= cheapest + 1e-9),
-            key=lambda c: give_back_order(c, rules),
-        )
+        card = best_give_back(costs, rules, slack=1e-9)[1]
         found = _find(give_backs, ActionKind.DISCARD, card)
         return found if found is not None else give_backs[0]
 

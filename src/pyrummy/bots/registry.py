@@ -37,8 +37,9 @@ def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
 
     Options go to the bot's constructor: ``knock_threshold`` (simple),
     ``samples``, ``feed_weight``, ``knock_cap``, ``lookahead`` and
-    ``hold_for_rummy`` among others (medium), ``time_budget``, ``rollouts``,
-    ``candidates`` and ``knock_samples`` (hard). An option the bot does not
+    ``hold_for_rummy`` among others (medium), ``time_budget`` (medium: its
+    knock decision; hard: every search), ``rollouts``, ``candidates``,
+    ``knock_samples`` and ``equity_selection`` (hard). An option the bot does not
     take raises :class:`BotError`.
 
     >>> make_bot("hard", seed=3, rollouts=20).rollouts

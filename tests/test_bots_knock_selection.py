@@ -1,0 +1,92 @@
+"""Knock rummy: the knock equity's selection of opponent hands (``equity_selection``)."""
+
+from __future__ import annotations
+
+import random
+
+from pyrummy.bots import HardBot
+from pyrummy.bots.knock_equity import _history_of_opponents, _select_hand, estimate_knock
+from pyrummy.core.cards import CardSet
+from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.rules import find_rules
+
+
+def _after_passive_rounds(seed: int, rounds: int, players: int = 4) -> Deal:
+    """A knock deal where every seat drew from the stock and gave back its highest card
+    ``rounds`` times; the seat to play has drawn and is to give back."""
+    deal = new_deal("knock", players=players, seed=seed, dealer=0)
+    for _ in range(rounds * players):
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply("draw stock")
+        give = max(deal.hands(seat), key=lambda c: c.index)
+        deal.apply(f"discard {give}")
+    deal.apply("draw stock")
+    return deal
+
+
+def test_the_selected_hand_drops_the_worst_cards_but_keeps_the_known_ones() -> None:
+    hand = CardSet("7H 8H 9H KS QD 2C").mask
+    known = CardSet("KS").mask
+    assert CardSet(_select_hand(hand, known, 2, "low")) == CardSet("7H 8H 9H KS")
+    assert _select_hand(hand, known, 0, "low") == hand
+
+
+def test_draws_are_counted_per_opponent() -> None:
+    deal = _after_passive_rounds(1, rounds=2)
+    seat = deal.current_seat
+    assert seat is not None
+    seen = _history_of_opponents(deal.observe(seat), seat)
+    assert len(seen) == 3
+    assert all(opponent.draws == 2 for opponent in seen)
+
+
+def test_opponents_that_drew_are_dealt_better_hands_so_knocking_now_is_worth_less() -> None:
+    """With selection the re-dealt opponents kept the best of what they drew: a knock
+    now is beaten more often than against plain random hands (same samples, same seed)."""
+    rules = find_rules("knock")
+    drops = []
+    for seed in range(6):
+        deal = _after_passive_rounds(seed, rounds=3)
+        observation = deal.observe(deal.current_seat or 0)
+        card = max(observation.hand, key=lambda c: c.index).bit
+        plain, selected = (
+            estimate_knock(
+                observation,
+                rules,
+                card,
+                random.Random(seed),
+                0.0,
+                lambda: 1.0,
+                min_samples=300,
+                selection=selection,
+            )
+            for selection in (0, 3)
+        )
+        assert plain.samples == selected.samples == 300
+        drops.append(plain.now - selected.now)
+    assert sum(drops) / len(drops) > 1.0
+
+
+def test_hard_selects_at_three_or_more_players_only_unless_told() -> None:
+    bot = HardBot(seed=1, rollouts=2)
+    assert (bot.selection_at(2), bot.selection_at(4)) == (0, 3)
+    told = HardBot(seed=1, rollouts=2, equity_selection=1)
+    assert (told.selection_at(2), told.selection_at(4)) == (1, 1)
+
+
+def test_a_four_player_hard_deal_with_selection_is_legal_and_uses_the_equity() -> None:
+    used = 0
+    for seed in range(3):
+        deal = new_deal("knock", players=4, seed=seed, dealer=0)
+        bots = [HardBot(seed=seat, rollouts=2, equity_samples=30) for seat in range(4)]
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            legal = deal.legal_actions()
+            bots[seat].last_knock_samples = 0
+            action = bots[seat].choose(deal.observe(seat), legal)
+            assert action in legal
+            used += bots[seat].last_knock_samples > 0
+            deal.apply(action)
+    assert used > 0
