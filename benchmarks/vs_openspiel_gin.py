@@ -34,6 +34,14 @@ hand at 0.06 s each, ~25 re-deals per decision; ~6,900 hands for hard)::
 On a shared machine a time budget buys fewer re-deals; ``--hard-rollouts 24``
 fixes the work instead (same strength whatever the load).
 
+``--diagnose`` plays only the single hands and says how each was decided
+(:class:`HandDiagnosis`): who knocked, gins, undercuts, walls, the
+knocker's deadwood, the defender's deadwood before and after its lay-offs,
+and the hands in which our bot held back a legal knock (waiting for gin or
+for less deadwood) and what became of them::
+
+    .venv/bin/python benchmarks/vs_openspiel_gin.py --bots hard --hands 400 --diagnose
+
 Run ``--help`` for the options; ``--bots`` picks which of our bots play.
 """
 
@@ -183,15 +191,131 @@ def _make_bots(game: Any, spec: str, our_player: int, seed: int, budget: Budget)
 
 def play_hand(game: Any, name: str, our_player: int, seed: int, budget: Budget) -> float:
     """One hand; our bot's OpenSpiel return. Chance outcomes come from ``seed``."""
+    return diagnose_hand(game, name, our_player, seed, budget).points
+
+
+@dataclass
+class HandDiagnosis:
+    """How one hand was decided, from our side.
+
+    ``ending``: ``our gin``, ``our knock``, ``we were undercut``, ``their
+    gin``, ``their knock``, ``we undercut`` or ``wall`` (no knock: a draw).
+    Deadwoods are the knocker's when it knocked, and the defender's least
+    deadwood when the lay-off phase began and when the hand ended (the
+    difference is what its lay-offs saved). ``knocks_held``: our discard
+    decisions where a knock was legal and our bot discarded instead.
+    """
+
+    points: float
+    ending: str
+    knocker_deadwood: int = 0
+    defender_before: int = 0
+    defender_after: int = 0
+    knocks_held: int = 0
+    draws: int = 0
+
+
+def diagnose_hand(
+    game: Any, name: str, our_player: int, seed: int, budget: Budget
+) -> HandDiagnosis:
+    """One hand as :func:`play_hand` plays it, with how it was decided."""
     rng = random.Random(seed)
     bots = _make_bots(game, name, our_player, seed, budget)
+    utils = gin_rummy.GinRummyUtils(
+        gin_rummy.DEFAULT_NUM_RANKS, gin_rummy.DEFAULT_NUM_SUITS, gin_rummy.DEFAULT_HAND_SIZE
+    )
     state = game.new_initial_state()
+    knocks_held = draws = 0
+    knocker: int | None = None
+    knocker_deadwood = defender_before = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(rng.choice(state.legal_actions()))
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
-    return float(state.returns()[our_player])
+            continue
+        player = state.current_player()
+        legal = state.legal_actions()
+        action = int(bots[player].step(state))
+        if action == gin_rummy.KNOCK_ACTION and knocker is None:
+            knocker = player
+        elif player == our_player and gin_rummy.KNOCK_ACTION in legal and knocker is None:
+            knocks_held += int(state.current_phase() == gin_rummy.Phase.DISCARD)
+        if player == our_player and action == gin_rummy.DRAW_STOCK_ACTION:
+            draws += 1
+        if (
+            knocker is not None
+            and state.current_phase() == gin_rummy.Phase.LAYOFF
+            and not (defender_before)
+        ):
+            defender_before = utils.min_deadwood(list(state.hands()[1 - knocker]))
+        state.apply_action(action)
+        if knocker is not None and state.current_phase() == gin_rummy.Phase.LAYOFF:
+            knocker_deadwood = int(state.deadwood()[knocker])
+    points = float(state.returns()[our_player])
+    if knocker is None:
+        return HandDiagnosis(points, "wall", knocks_held=knocks_held, draws=draws)
+    ours = knocker == our_player
+    if knocker_deadwood == 0:
+        ending = "our gin" if ours else "their gin"
+    elif (points < 0) == ours and points != 0:
+        ending = "we were undercut" if ours else "we undercut"
+    else:
+        ending = "our knock" if ours else "their knock"
+    return HandDiagnosis(
+        points,
+        ending,
+        knocker_deadwood=knocker_deadwood,
+        defender_before=defender_before,
+        defender_after=int(state.deadwood()[1 - knocker]),
+        knocks_held=knocks_held,
+        draws=draws,
+    )
+
+
+ENDINGS = (
+    "our gin",
+    "our knock",
+    "we were undercut",
+    "their gin",
+    "their knock",
+    "we undercut",
+    "wall",
+)
+
+
+def diagnosis_table(name: str, hands: Sequence[HandDiagnosis]) -> str:
+    """Per ending: hands, share, mean points, total points, mean deadwoods; then held knocks."""
+    total = len(hands)
+    lines = [
+        f"{name}: {total} hands, {sum(h.points for h in hands) / max(1, total):+.2f} points/hand, "
+        f"{sum(h.draws for h in hands) / max(1, total):.1f} stock draws/hand",
+        f"  {'ending':17s} {'hands':>6s} {'share':>6s} {'pts/hand':>9s} {'total':>7s} "
+        f"{'knocker dw':>10s} {'defender dw before > after':>27s}",
+    ]
+    for ending in ENDINGS:
+        group = [h for h in hands if h.ending == ending]
+        if not group:
+            continue
+        n = len(group)
+        points = sum(h.points for h in group)
+        lines.append(
+            f"  {ending:17s} {n:6d} {n / total:6.1%} {points / n:+9.2f} {points:+7.0f} "
+            f"{sum(h.knocker_deadwood for h in group) / n:10.1f} "
+            f"{sum(h.defender_before for h in group) / n:18.1f} > "
+            f"{sum(h.defender_after for h in group) / n:5.1f}"
+        )
+    held = [h for h in hands if h.knocks_held]
+    if held:
+        points = sum(h.points for h in held)
+        outcomes = ", ".join(
+            f"{ending} {sum(1 for h in held if h.ending == ending)}"
+            for ending in ENDINGS
+            if any(h.ending == ending for h in held)
+        )
+        lines.append(
+            f"  held a legal knock in {len(held)} hands ({points / len(held):+.2f} points/hand "
+            f"there): {outcomes}"
+        )
+    return "\n".join(lines)
 
 
 def play_game(game: Any, name: str, first: int, seed: int, budget: Budget) -> tuple[bool, int]:
@@ -207,6 +331,20 @@ def play_game(game: Any, name: str, first: int, seed: int, budget: Budget) -> tu
             theirs -= points
         hand += 1
     return ours >= TARGET, hand
+
+
+def _diagnose_task(args: tuple[str, int, int, Budget]) -> HandDiagnosis:
+    name, index, seed, budget = args
+    game = pyspiel.load_game("gin_rummy")
+    return diagnose_hand(game, name, index % 2, seed * 1_000_003 + index, budget)
+
+
+def diagnose(name: str, hands: int, seed: int, budget: Budget, workers: int) -> str:
+    """The single hands of :func:`run` (the same deals), each with how it was decided."""
+    tasks = [(name, i, seed, budget) for i in range(hands)]
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        found = list(pool.map(_diagnose_task, tasks, chunksize=4))
+    return diagnosis_table(name, found)
 
 
 def _task(args: tuple[str, str, int, int, Budget]) -> tuple[str, float, int]:
@@ -296,15 +434,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the summaries to this file")
+    parser.add_argument(
+        "--diagnose",
+        action="store_true",
+        help="play only the single hands and say how each was decided (no games)",
+    )
     args = parser.parse_args(argv)
     summaries = []
     budget = Budget(args.hard_budget, args.hard_rollouts or None, args.opponent)
     hard = f"{args.hard_rollouts} rollouts" if args.hard_rollouts else f"{args.hard_budget}s"
+    games = 0 if args.diagnose else args.games
     print(
-        f"OpenSpiel gin_rummy vs the {args.opponent} simple gin bot: {args.games} games to {TARGET}, "
+        f"OpenSpiel gin_rummy vs the {args.opponent} simple gin bot: {games} games to {TARGET}, "
         f"{args.hands} hands, hard budget {hard} per decision, {args.workers} workers"
     )
-    for name in [n.strip() for n in args.bots.split(",") if n.strip()]:
+    names = [n.strip() for n in args.bots.split(",") if n.strip()]
+    if args.diagnose:
+        for name in names:
+            print(diagnose(name, args.hands, args.seed, budget, args.workers), flush=True)
+        return 0
+    for name in names:
         summary = run(name, args.games, args.hands, args.seed, budget, args.workers)
         summaries.append(summary)
         print(

@@ -201,3 +201,29 @@ def test_benchmark_script_runs_small() -> None:
     line = result.stdout.splitlines()[-1]
     assert line.startswith("medium  games ")
     assert "over 4 hands" in line and "/2 won" in line
+
+
+def test_benchmark_diagnosis_accounts_for_every_hand() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "vs_openspiel_gin.py"),
+            "--hands",
+            "6",
+            "--bots",
+            "medium",
+            "--workers",
+            "1",
+            "--diagnose",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("medium: 6 hands, ")
+    # One row per ending seen; the rows' hand counts add up to the hands played.
+    rows = [line.split() for line in lines[3:] if not line.strip().startswith("held")]
+    counts = [int(next(word for word in row if word.isdigit())) for row in rows]
+    assert sum(counts) == 6
