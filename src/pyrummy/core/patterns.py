@@ -44,6 +44,7 @@ __all__ = [
     "MIN_MELD",
     "RANKS",
     "RANK_ACROSS_SUITS",
+    "STANDARD_BITS",
     "SUITS",
     "SUIT_BITS",
     "SUIT_SHIFTS",
@@ -64,6 +65,8 @@ RANKS: Final = 13
 SUITS: Final = 4
 #: The 13 bits of one suit of a hand.
 SUIT_BITS: Final = (1 << RANKS) - 1
+#: The 52 ordinary cards of a hand mask (the jokers are the bits above).
+STANDARD_BITS: Final = (1 << RANKS * SUITS) - 1
 #: Where each suit's 13 bits start in a hand mask (its ace's card number).
 SUIT_SHIFTS: Final = tuple(RANKS * suit for suit in range(SUITS))
 MIN_MELD: Final = 3

@@ -43,6 +43,7 @@ from pyrummy.core.cards import JOKER_POINTS, N_STANDARD, Card, CardSet, CardsLik
 from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.patterns import (
     RANK_ACROSS_SUITS,
+    STANDARD_BITS,
     SUIT_SHIFTS,
     joker_runs_in_suit,
     joker_sets,
@@ -57,7 +58,6 @@ from pyrummy.core.suit_tables import (
     suit_splits,
 )
 
-STANDARD_BITS: Final = (1 << N_STANDARD) - 1
 _NO_CARDS: Final = CardSet()
 _NOTHING_TO_DROP: Final = 1 << 20
 

@@ -22,6 +22,7 @@ from pyrummy.core.patterns import (
     ACE_RULES,
     RANK_ACROSS_SUITS,
     RANKS,
+    STANDARD_BITS,
     SUIT_BITS,
     SUIT_SHIFTS,
     SUITS,
@@ -42,7 +43,6 @@ __all__ = [
     "swap_fits",
 ]
 
-_STANDARD_MASK: Final = (1 << N_STANDARD) - 1
 _MELD_SET: Final = MeldKind.SET
 _MELD_RUN: Final = MeldKind.RUN
 
@@ -232,7 +232,7 @@ def joker_meld_keys(hand: int, ace: str, runs: bool | None = None) -> list[MeldK
     placement of jokers, whichever joker goes where.
     """
     jokers = [i for i in range(N_STANDARD, N_STANDARD + 3) if hand >> i & 1]
-    real = hand & _STANDARD_MASK
+    real = hand & STANDARD_BITS
     keys: list[MeldKey] = []
     joker_groups = [
         [sum(1 << j for j in chosen) for chosen in combinations(jokers, count)]
