@@ -38,11 +38,22 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
-from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, Rank, Suit, parse_card
+from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, parse_card
 from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyError
 from pyrummy.core.melds import InvalidMeldError, MeldKind, check_meld
 from pyrummy.core.messages import Message, render
-from pyrummy.core.patterns import ACE_RULES, run_windows
+from pyrummy.core.patterns import (
+    ACE_RULES,
+    RANK_ACROSS_SUITS,
+    RANKS,
+    SUITS,
+    card_number,
+    card_numbers,
+    joker_sets,
+    plain_melds,
+    run_windows,
+    window_ranks,
+)
 from pyrummy.core.rules import AceRule, Family, Rules, find_rules
 
 #: Upper bound of table melds (55 cards, at least 3 per meld): lay-off and
@@ -241,13 +252,8 @@ never depends on which joker is which.
 
 def _plain_melds(ace: AceRule) -> Iterator[tuple[Card, ...]]:
     """Every meld without jokers, in encoding order: sets by rank, then runs."""
-    for rank in Rank:
-        suits = [Card(rank, suit) for suit in Suit]
-        yield from combinations(suits, 3)
-        yield tuple(suits)
-    for suit in Suit:
-        for start, length in run_windows(ace):
-            yield tuple(Card(Rank((start + i) % 13), suit) for i in range(length))
+    for numbers in plain_melds(ace):
+        yield tuple(ALL_CARDS[number] for number in numbers)
 
 
 def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[tuple[Card, ...], bool]]:
@@ -256,16 +262,16 @@ def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[tuple[Card, ...], 
     so the numbers of the melds with two or more real cards did not move
     when one real card became enough."""
     available = JOKERS[:jokers]
-    for rank in Rank:
-        suits = [Card(rank, suit) for suit in Suit]
-        for reals in (2, 3):
-            for real in combinations(suits, reals):
-                for count in range(1, 4 - reals + 1):
-                    for chosen in combinations(available, count):
-                        yield (*real, *chosen), False
-    for suit in Suit:
+    for rank in range(RANKS):
+        for part, count in joker_sets(RANK_ACROSS_SUITS[rank], jokers, fewest=2):
+            real = tuple(ALL_CARDS[number] for number in card_numbers(part))
+            for chosen in combinations(available, count):
+                yield (*real, *chosen), False
+    for suit in range(SUITS):
         for start, length in run_windows(ace):
-            represents = [Card(Rank((start + i) % 13), suit) for i in range(length)]
+            represents = [
+                ALL_CARDS[card_number(rank, suit)] for rank in window_ranks(start, length)
+            ]
             for count in range(1, min(jokers, length - 2) + 1):
                 for positions in combinations(range(length), count):
                     for chosen in combinations(available, count):
@@ -278,15 +284,17 @@ def _joker_melds(ace: AceRule, jokers: int) -> Iterator[tuple[tuple[Card, ...], 
                             True,
                         )
     # One real card: a set of its rank, or a run (named so by the player).
-    for card in ALL_CARDS[:N_STANDARD]:
-        for count in range(2, min(jokers, 3) + 1):
+    for number in range(N_STANDARD):
+        for _, count in joker_sets(1 << number, jokers):
             for chosen in combinations(available, count):
-                yield (card, *chosen), False
-    for suit in Suit:
+                yield (ALL_CARDS[number], *chosen), False
+    for suit in range(SUITS):
         for start, length in run_windows(ace):
             if length - 1 > jokers:
                 continue
-            represents = [Card(Rank((start + i) % 13), suit) for i in range(length)]
+            represents = [
+                ALL_CARDS[card_number(rank, suit)] for rank in window_ranks(start, length)
+            ]
             for real_at in range(length):
                 for chosen in combinations(available, length - 1):
                     placed = iter(chosen)
@@ -311,14 +319,16 @@ def _key_of_cards(cards: tuple[Card, ...], ace: AceRule, run: bool = False) -> M
     for number in numbers:
         mask |= 1 << number
     reals = [number for number in numbers if number < N_STANDARD]
-    one_rank = len({number % 13 for number in reals}) == 1
+    one_rank = len({number % RANKS for number in reals}) == 1
     if len(reals) == len(numbers) or (one_rank and (len(reals) > 1 or not run)):
         return mask, ()
     first = next(i for i, number in enumerate(numbers) if number < N_STANDARD)
-    rank, suit = numbers[first] % 13, numbers[first] // 13
-    start = rank - first
+    suit, rank = divmod(numbers[first], RANKS)
+    start = rank - first  # the rank of the run's first position (may wrap)
     stands = tuple(
-        13 * suit + (start + i) % 13 for i, number in enumerate(numbers) if number >= N_STANDARD
+        RANKS * suit + (start + i) % RANKS
+        for i, number in enumerate(numbers)
+        if number >= N_STANDARD
     )
     return mask, stands
 

@@ -54,7 +54,6 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations
 from typing import Final
 
 from pyrummy.core.cards import Card, CardSet, Rank, Suit, parse_card
@@ -62,15 +61,19 @@ from pyrummy.core.errors import RummyError
 from pyrummy.core.messages import Message, render, show_cards
 from pyrummy.core.patterns import (
     MAX_RUN,
+    MAX_SET,
     MIN_MELD,
     RANK_ACROSS_SUITS,
+    RANKS,
     SUIT_BITS,
+    SUIT_SHIFTS,
     runs_in_suit,
+    set_masks,
+    window_ranks,
     window_starts,
 )
 from pyrummy.core.rules import AceRule, Rules, find_rules
 
-MAX_SET: Final = 4
 # Ace rules from strictest to most permissive: used to say *which* rule a
 # run breaks ("the ace is low" rather than "cards are missing").
 _ACE_ORDER: Final[tuple[AceRule, ...]] = ("low", "high_or_low", "around_the_corner")
@@ -162,13 +165,14 @@ def _as_card_list(cards: Iterable[Card] | str) -> list[Card]:
 
 # -- runs ---------------------------------------------------------------------
 # A run of n cards is a window of n consecutive *positions*; position p holds
-# rank p % 13. The ace rule decides which windows exist
+# rank p % 13 (:func:`pyrummy.core.patterns.window_ranks`; the hot checks below
+# inline it: a tuple per check costs melding games' move generation ~5%). The ace rule decides which windows exist
 # (:func:`pyrummy.core.patterns.window_starts`).
 
 
 def _offsets(ranks: Sequence[int], start: int, length: int) -> list[int] | None:
     """Position in the window of each rank, or None if one does not fit."""
-    offsets = [(rank - start) % 13 for rank in ranks]
+    offsets = [(rank - start) % RANKS for rank in ranks]
     return offsets if all(offset < length for offset in offsets) else None
 
 
@@ -199,7 +203,7 @@ def _build_run(cards: Sequence[Card], reading: _Reading, length: int, suit: Suit
     by_offset = dict(zip(reading.offsets, reals, strict=True))
     placed = tuple(by_offset[i] if i in by_offset else next(jokers) for i in range(length))
     represents: tuple[Card | None, ...] = tuple(
-        Card(Rank((reading.start + i) % 13), suit) for i in range(length)
+        Card(Rank((reading.start + i) % RANKS), suit) for i in range(length)
     )
     return Meld(MeldKind.RUN, placed, represents)
 
@@ -212,11 +216,11 @@ def _run_in_given_order(cards: Sequence[Card], ace: AceRule) -> Meld | None:
         return None
     first_index, first = indexed[0]
     assert first.rank is not None and first.suit is not None
-    start = (first.rank - first_index) % 13
+    start = (first.rank - first_index) % RANKS
     if start not in window_starts(length, ace):
         return None
     for i, card in indexed:
-        if card.suit is not first.suit or card.rank != (start + i) % 13:
+        if card.suit is not first.suit or card.rank != (start + i) % RANKS:
             return None
     offsets = tuple(i for i, _ in indexed)
     return _build_run(cards, _Reading(start, offsets), length, first.suit)
@@ -257,13 +261,17 @@ def _explain_run(cards: list[Card], reals: list[Card], ranks: list[int], ace: Ac
         readings = _readings(ranks, length, looser)
         if readings:
             reading = _preferred(readings)
-            names = "-".join(Rank((reading.start + i) % 13).display for i in range(length))
+            names = "-".join(Rank(rank).display for rank in window_ranks(reading.start, length))
             key = "meld.ace_low" if looser == "high_or_low" else "meld.no_corner"
             return Message.of(key, ranks=names)
     cover = _shortest_cover(ranks, ace)
     width = max(cover.offsets) + 1
     present = set(cover.offsets)
-    missing = [Card(Rank((cover.start + i) % 13), suit) for i in range(width) if i not in present]
+    missing = [
+        Card(Rank(rank), suit)
+        for i, rank in enumerate(window_ranks(cover.start, width))
+        if i not in present
+    ]
     in_order = [card for _, card in sorted(zip(cover.offsets, reals, strict=True))]
     shown = show_cards(in_order + [card for card in cards if card.is_joker])
     if length > len(reals):
@@ -288,7 +296,7 @@ def _explain_mixed(cards: list[Card], reals: list[Card]) -> Message:
     if distinct_ranks:
         # Name every real problem: 2♠ 6♠ A♣ is out of sequence as well as mixed in suit.
         ordered = sorted(ranks)
-        ace_high = sorted(13 if r == 0 else r for r in ranks)
+        ace_high = sorted(RANKS if r == 0 else r for r in ranks)  # the ace above the king
         span = min(ordered[-1] - ordered[0], ace_high[-1] - ace_high[0]) + 1
         if span <= len(cards):
             return Message.of("meld.suits_differ")
@@ -462,16 +470,10 @@ def all_melds_in(cards: CardSet, rules: Rules | str = "knock") -> list[CardSet]:
     found: list[CardSet] = []
     for across in RANK_ACROSS_SUITS:
         same_rank = mask & across
-        count = same_rank.bit_count()
-        if count < MIN_MELD:
-            continue
-        bits = [same_rank & (SUIT_BITS << (13 * suit)) for suit in range(4)]
-        present = [bit for bit in bits if bit]
-        found.extend(CardSet(sum(trio)) for trio in combinations(present, MIN_MELD))
-        if count == MAX_SET:
-            found.append(CardSet(same_rank))
-    for suit in range(4):
-        pattern = mask >> (13 * suit) & SUIT_BITS
+        if same_rank.bit_count() >= MIN_MELD:
+            found.extend(CardSet(meld) for meld in set_masks(same_rank))
+    for shift in SUIT_SHIFTS:
+        pattern = mask >> shift & SUIT_BITS
         if pattern.bit_count() >= MIN_MELD:
-            found.extend(CardSet(window << (13 * suit)) for window in runs_in_suit(pattern, ace))
+            found.extend(CardSet(window << shift) for window in runs_in_suit(pattern, ace))
     return found

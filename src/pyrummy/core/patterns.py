@@ -5,10 +5,15 @@ A hand is a mask of card numbers (:mod:`pyrummy.core.cards`): card
 pattern (``hand >> 13 * suit & SUIT_BITS``); a run is a window of
 consecutive ranks in one suit, the ace rule deciding which windows exist
 (low: A-2-3 to J-Q-K; high or low: also Q-K-A, never K-A-2; around the
-corner: any start, wrapping). Melds (:mod:`pyrummy.core.melds`), the action
-encoding (:mod:`pyrummy.core.actions`) and the deal's move generation
-(:mod:`pyrummy.core.deal`) share these; the solver keeps its own tables and
-the brute-force oracle stays independent on purpose (it checks the others).
+corner: any start, wrapping). A set is three or four cards of one rank, or
+fewer real cards with jokers (one real card at least). Every meld is
+enumerated here once: :func:`set_masks`, :func:`joker_sets`,
+:func:`run_windows` and :func:`window_ranks`, :func:`runs_in_suit`,
+:func:`joker_runs_in_suit`, and :func:`plain_melds` in the order of the
+action encoding. Melds (:mod:`pyrummy.core.melds`), the action encoding
+(:mod:`pyrummy.core.actions`), the deal's move generation
+(:mod:`pyrummy.core.deal`) and the solver's joker search read them; the
+brute-force oracle stays independent on purpose (it checks the others).
 
 >>> [format(p, "013b") for p in run_patterns("low")[:2]]
 ['0000000000111', '0000000001110']
@@ -16,6 +21,10 @@ the brute-force oracle stays independent on purpose (it checks the others).
 (66, 76, 131)
 >>> card_numbers(0b1011 | 1 << 52)
 [0, 1, 3, 52]
+>>> window_ranks(11, 4)  # Q-K-A-2, around the corner
+(11, 12, 0, 1)
+>>> [card_numbers(mask) for mask in set_masks(RANK_ACROSS_SUITS[6])]  # the sevens
+[[6, 19, 32], [6, 19, 45], [6, 32, 45], [19, 32, 45], [6, 19, 32, 45]]
 """
 
 from __future__ import annotations
@@ -31,16 +40,24 @@ from pyrummy.core.rules import AceRule, Rules, find_rules
 __all__ = [
     "ACE_RULES",
     "MAX_RUN",
+    "MAX_SET",
     "MIN_MELD",
     "RANKS",
     "RANK_ACROSS_SUITS",
+    "STANDARD_BITS",
     "SUITS",
     "SUIT_BITS",
+    "SUIT_SHIFTS",
+    "card_number",
     "card_numbers",
     "joker_runs_in_suit",
+    "joker_sets",
+    "plain_melds",
     "run_patterns",
     "run_windows",
     "runs_in_suit",
+    "set_masks",
+    "window_ranks",
     "window_starts",
 ]
 
@@ -48,8 +65,13 @@ RANKS: Final = 13
 SUITS: Final = 4
 #: The 13 bits of one suit of a hand.
 SUIT_BITS: Final = (1 << RANKS) - 1
+#: The 52 ordinary cards of a hand mask (the jokers are the bits above).
+STANDARD_BITS: Final = (1 << RANKS * SUITS) - 1
+#: Where each suit's 13 bits start in a hand mask (its ace's card number).
+SUIT_SHIFTS: Final = tuple(RANKS * suit for suit in range(SUITS))
 MIN_MELD: Final = 3
 MAX_RUN: Final = RANKS
+MAX_SET: Final = SUITS
 #: For each rank, the mask of its four cards.
 RANK_ACROSS_SUITS: Final = tuple(
     sum(1 << (RANKS * suit + rank) for suit in range(SUITS)) for rank in range(RANKS)
@@ -61,6 +83,17 @@ RANK_ACROSS_SUITS: Final = tuple(
 ACE_RULES: Final[Mapping[str, Rules]] = MappingProxyType(
     {ace: find_rules("basic", ace=ace, jokers=3) for ace in get_args(AceRule)}
 )
+
+
+def card_number(rank: int, suit: int) -> int:
+    """The number of the card of ``rank`` (0 = ace) in ``suit`` (0-3: S H D C)."""
+    return RANKS * suit + rank
+
+
+def window_ranks(start: int, length: int) -> tuple[int, ...]:
+    """The ranks of the run window ``(start, length)`` in position order
+    (past the king it goes on at the ace: around the corner)."""
+    return tuple((start + i) % RANKS for i in range(length))
 
 
 def window_starts(length: int, ace: AceRule | str) -> range:
@@ -86,7 +119,7 @@ def run_windows(ace: AceRule | str) -> tuple[tuple[int, int], ...]:
     windows = []
     for length in range(MIN_MELD, MAX_RUN + 1):
         for start in window_starts(length, ace):
-            pattern = sum(1 << ((start + i) % RANKS) for i in range(length))
+            pattern = sum(1 << rank for rank in window_ranks(start, length))
             if pattern not in seen:
                 seen.add(pattern)
                 windows.append((start, length))
@@ -97,7 +130,7 @@ def run_windows(ace: AceRule | str) -> tuple[tuple[int, int], ...]:
 def run_patterns(ace: AceRule | str) -> tuple[int, ...]:
     """Every run as a 13-bit rank pattern, in the order of :func:`run_windows`."""
     return tuple(
-        sum(1 << (start + i) % RANKS for i in range(length)) for start, length in run_windows(ace)
+        sum(1 << rank for rank in window_ranks(start, length)) for start, length in run_windows(ace)
     )
 
 
@@ -152,7 +185,7 @@ def joker_runs_in_suit(
     for start, length in run_windows(ace):
         if length > most:
             continue
-        ranks = [(start + i) % 13 for i in range(length)]
+        ranks = window_ranks(start, length)
         held = [i for i, rank in enumerate(ranks) if pattern >> rank & 1]
         gaps = length - len(held)
         if gaps > jokers or not held:
@@ -164,4 +197,56 @@ def joker_runs_in_suit(
                 positions = sorted(missing + list(extra))
                 reals = sum(1 << ranks[i] for i in held if i not in extra)
                 found.append((reals, tuple(ranks[i] for i in positions), count))
+    return tuple(found)
+
+
+@cache
+def set_masks(cards: int) -> tuple[int, ...]:
+    """Every set without jokers among ``cards`` (a mask of one rank's cards):
+    the triples in card order, then the four of a kind."""
+    bits = [1 << number for number in card_numbers(cards)]
+    found = [sum(trio) for trio in combinations(bits, MIN_MELD)]
+    if len(bits) == MAX_SET:
+        found.append(cards)
+    return tuple(found)
+
+
+@cache
+def joker_sets(cards: int, jokers: int, fewest: int = 1) -> tuple[tuple[int, int], ...]:
+    """Every set with jokers among ``cards`` (a mask of one rank's cards) and
+    up to ``jokers`` jokers: (its real cards as a mask, how many jokers), by
+    number of real cards (``fewest`` at least; one real card at least), then
+    in card order, then by number of jokers.
+
+    >>> joker_sets(0b1 | 1 << 13, 2)  # AS and AH, two jokers
+    ((1, 2), (8192, 2), (8193, 1), (8193, 2))
+    """
+    bits = [1 << number for number in card_numbers(cards)]
+    found = []
+    for reals in range(max(fewest, 1), MAX_SET):
+        for group in combinations(bits, reals):
+            part = sum(group)
+            for count in range(max(1, MIN_MELD - reals), min(jokers, MAX_SET - reals) + 1):
+                found.append((part, count))
+    return tuple(found)
+
+
+@cache
+def plain_melds(ace: AceRule | str) -> tuple[tuple[int, ...], ...]:
+    """Every meld without jokers as card numbers in meld order, in the order of
+    the action encoding: sets rank by rank (:func:`set_masks`), then runs
+    suit by suit in the order of :func:`run_windows`.
+
+    >>> melds = plain_melds("around_the_corner")
+    >>> melds[0], melds[-1]  # AS AH AD, and the last run: all thirteen clubs
+    ((0, 13, 26), (39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51))
+    """
+    found = [
+        tuple(card_numbers(mask))
+        for rank in range(RANKS)
+        for mask in set_masks(RANK_ACROSS_SUITS[rank])
+    ]
+    for suit in range(SUITS):
+        for start, length in run_windows(ace):
+            found.append(tuple(card_number(rank, suit) for rank in window_ranks(start, length)))
     return tuple(found)

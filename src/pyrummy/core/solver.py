@@ -41,7 +41,14 @@ from typing import Final
 
 from pyrummy.core.cards import JOKER_POINTS, N_STANDARD, Card, CardSet, CardsLike, to_cardset
 from pyrummy.core.errors import IllegalActionError
-from pyrummy.core.patterns import joker_runs_in_suit
+from pyrummy.core.patterns import (
+    RANK_ACROSS_SUITS,
+    STANDARD_BITS,
+    SUIT_SHIFTS,
+    joker_runs_in_suit,
+    joker_sets,
+    set_masks,
+)
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.suit_tables import (
     _SUIT_TABLES,
@@ -51,7 +58,6 @@ from pyrummy.core.suit_tables import (
     suit_splits,
 )
 
-STANDARD_BITS: Final = (1 << N_STANDARD) - 1
 _NO_CARDS: Final = CardSet()
 _NOTHING_TO_DROP: Final = 1 << 20
 
@@ -344,9 +350,9 @@ def deadwood_without_each(mask: int, ace: str = "low") -> dict[int, int]:
     values: dict[int, int] = {}
     for patterns in choices:
         base = table[patterns[0]] + table[patterns[1]] + table[patterns[2]] + table[patterns[3]]
-        for suit, pattern in enumerate(patterns):
+        for first, pattern in zip(SUIT_SHIFTS, patterns, strict=True):
             rest = base - table[pattern]
-            shift = 13 * suit - 1
+            shift = first - 1  # card number = shift + the bit's length
             cards = pattern
             while cards:
                 low = cards & -cards
@@ -451,22 +457,16 @@ def _joker_melds(real: int, jokers: int, ace: str) -> tuple[JokerMeld, ...]:
     """Every (real cards, joker count) pair that forms a meld with at least one
     joker and at least one real card."""
     found: set[JokerMeld] = set()
-    patterns = tuple(real >> (13 * suit) & SUIT_BITS for suit in range(4))
+    patterns = tuple(real >> shift & SUIT_BITS for shift in SUIT_SHIFTS)
     s, h, d, c = patterns
     # One joker needs two real cards of a rank; two or more need only one.
     ranks = (s | h | d | c) if jokers >= 2 else (s & (h | d | c)) | (h & (d | c)) | (d & c)
     while ranks:
         low = ranks & -ranks
         ranks ^= low
-        of_rank = [low << (13 * suit) for suit in range(4) if patterns[suit] & low]
-        for size in range(1, len(of_rank) + 1):
-            for group in combinations(of_rank, size):
-                part = sum(group)
-                for count in range(max(1, 3 - size), min(jokers, 4 - size) + 1):
-                    found.add((part, count))
-    for suit, pattern in enumerate(patterns):
+        found.update(joker_sets(real & RANK_ACROSS_SUITS[low.bit_length() - 1], jokers))
+    for shift, pattern in zip(SUIT_SHIFTS, patterns, strict=True):
         if pattern & (pattern - 1) or (jokers >= 2 and pattern):
-            shift = 13 * suit
             # One real card and jokers may read as a set and as a run: the
             # set keeps one copy (deadwood is the same either way).
             found.update(
@@ -568,26 +568,26 @@ def _real_arrangements(mask: int, ace: str) -> Iterator[MaskArrangement]:
     """Every optimal arrangement of a hand without jokers."""
     table = suit_deadwood_table(ace)
     target = deadwood_of_mask(mask, ace)
-    s, h, d, c = (mask >> (13 * suit) & SUIT_BITS for suit in range(4))
+    s, h, d, c = (mask >> shift & SUIT_BITS for shift in SUIT_SHIFTS)
     three_suits = (s & h & (d | c)) | ((s | h) & d & c)
     per_rank: list[list[int]] = []
-    for rank in range(13):
+    for rank, across in enumerate(RANK_ACROSS_SUITS):
         if three_suits >> rank & 1:
-            held = [1 << (13 * suit + rank) for suit in range(4) if mask >> (13 * suit + rank) & 1]
-            sets = [sum(group) for group in combinations(held, 3)]
-            if len(held) == 4:
-                sets.append(sum(held))
-            per_rank.append([0, *sets])
+            per_rank.append([0, *set_masks(mask & across)])
     for sets_chosen in product(*per_rank):
         left = mask
         for meld in sets_chosen:
             left ^= meld
-        patterns = [left >> (13 * suit) & SUIT_BITS for suit in range(4)]
+        patterns = [left >> shift & SUIT_BITS for shift in SUIT_SHIFTS]
         if sum(table[p] for p in patterns) != target:
             continue
         set_melds = tuple(meld for meld in sets_chosen if meld)
         for splits in product(*(suit_splits(ace, p) for p in patterns)):
-            runs = tuple(run << (13 * suit) for suit, split in enumerate(splits) for run in split)
+            runs = tuple(
+                run << shift
+                for shift, split in zip(SUIT_SHIFTS, splits, strict=True)
+                for run in split
+            )
             melds = set_melds + runs
             melded = 0
             for meld in melds:

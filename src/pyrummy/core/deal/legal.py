@@ -49,9 +49,13 @@ class LegalActions(DealState):
         """Every action the seat to play may take, sorted by number, no repeats."""
         legal = self._legal
         if legal is None:
-            # The draw phase inlined: half of all steps, and trivial.
-            if self.phase is _PHASE_DRAW:
+            # The draw phase inlined (half of all steps, and trivial), the
+            # discard phase called directly (most of the other half).
+            phase = self.phase
+            if phase is _PHASE_DRAW:
                 legal = DRAW_BOTH if self._pile else DRAW_STOCK_ONLY
+            elif phase is _PHASE_DISCARD:
+                legal = self._knock_phase_actions()
             else:
                 legal = self._generate()
             self._legal = legal
@@ -78,7 +82,17 @@ class LegalActions(DealState):
         hand = self._hands[self._seat]
         taken = self._taken
         options = hand if taken is None else hand & ~(1 << taken)
-        result = card_actions(DISCARD_TABLES, options)
+        # card_actions(DISCARD_TABLES, options) inlined: every discard phase.
+        b0, b1, b2, b3, b4, b5, b6 = DISCARD_TABLES
+        result = (
+            b0[options & 0xFF]
+            + b1[options >> 8 & 0xFF]
+            + b2[options >> 16 & 0xFF]
+            + b3[options >> 24 & 0xFF]
+            + b4[options >> 32 & 0xFF]
+            + b5[options >> 40 & 0xFF]
+            + b6[options >> 48]
+        )
         if self._undo:
             result = (UNDO, *result)
         return result + self._policy.knock_actions(hand, options, self.rules)

@@ -21,9 +21,16 @@ from pyrummy.core.melds import Meld, MeldKind, check_meld, extend_meld, swap_jok
 from pyrummy.core.patterns import (
     ACE_RULES,
     RANK_ACROSS_SUITS,
+    RANKS,
+    STANDARD_BITS,
     SUIT_BITS,
+    SUIT_SHIFTS,
+    SUITS,
+    card_number,
     joker_runs_in_suit,
-    run_patterns,
+    joker_sets,
+    runs_in_suit,
+    set_masks,
 )
 from pyrummy.core.rules import Rules
 
@@ -36,7 +43,6 @@ __all__ = [
     "swap_fits",
 ]
 
-_STANDARD_MASK: Final = (1 << N_STANDARD) - 1
 _MELD_SET: Final = MeldKind.SET
 _MELD_RUN: Final = MeldKind.RUN
 
@@ -57,7 +63,7 @@ def _missing(meld: Meld) -> list[Card | None]:
     if rank is None:
         return []
     present = {card.suit for card in meld.real_cards}
-    return [ALL_CARDS[13 * suit + rank] for suit in range(4) if suit not in present]
+    return [ALL_CARDS[card_number(rank, suit)] for suit in range(SUITS) if suit not in present]
 
 
 def layoff_fits(meld: Meld, ace: str) -> int:
@@ -78,11 +84,12 @@ def _layoff_mask(
     if is_set:
         rank = meld.rank
         assert rank is not None
-        candidates = [ALL_CARDS[13 * suit + rank] for suit in range(4)]
+        candidates = [ALL_CARDS[card_number(rank, suit)] for suit in range(SUITS)]
     else:
         suit = meld.suit
         assert suit is not None
-        candidates = list(ALL_CARDS[13 * suit : 13 * suit + 13])
+        first = card_number(0, suit)
+        candidates = list(ALL_CARDS[first : first + RANKS])
     candidates += JOKERS
     mask = 0
     for card in candidates:
@@ -169,14 +176,11 @@ def _set_numbers(space: ActionSpace) -> tuple[tuple[tuple[tuple[int, int], ...],
     """Per rank and per 4-bit pattern of the suits held: the sets without jokers."""
     index = space.meld_index
     table = []
-    for rank in range(13):
+    for rank in range(RANKS):
         by_pattern = []
-        for held in range(16):
-            bits = [1 << (13 * suit + rank) for suit in range(4) if held >> suit & 1]
-            masks = [sum(trio) for trio in combinations(bits, 3)]
-            if len(bits) == 4:
-                masks.append(sum(bits))
-            by_pattern.append(tuple((index[(mask, ())], mask) for mask in masks))
+        for held in range(1 << SUITS):
+            cards = sum(1 << card_number(rank, suit) for suit in range(SUITS) if held >> suit & 1)
+            by_pattern.append(tuple((index[(mask, ())], mask) for mask in set_masks(cards)))
         table.append(tuple(by_pattern))
     return tuple(table)
 
@@ -185,12 +189,9 @@ def _set_numbers(space: ActionSpace) -> tuple[tuple[tuple[tuple[int, int], ...],
 def _run_numbers(space: ActionSpace, base: int, pattern: int) -> tuple[tuple[int, int], ...]:
     """The runs without jokers in one suit (``base`` its first card number)."""
     index = space.meld_index
-    found = []
-    for window in run_patterns(space.ace):
-        if window & pattern == window:
-            mask = window << base
-            found.append((index[(mask, ())], mask))
-    return tuple(found)
+    return tuple(
+        (index[(window << base, ())], window << base) for window in runs_in_suit(pattern, space.ace)
+    )
 
 
 def coverage(melds: list[int], need_one: bool) -> Callable[[int], bool]:
@@ -231,28 +232,23 @@ def joker_meld_keys(hand: int, ace: str, runs: bool | None = None) -> list[MeldK
     placement of jokers, whichever joker goes where.
     """
     jokers = [i for i in range(N_STANDARD, N_STANDARD + 3) if hand >> i & 1]
-    real = hand & _STANDARD_MASK
+    real = hand & STANDARD_BITS
     keys: list[MeldKey] = []
-    joker_sets = [
+    joker_groups = [
         [sum(1 << j for j in chosen) for chosen in combinations(jokers, count)]
         for count in range(4)
     ]
-    for rank in range(13 if runs is not True else 0):
-        present = [13 * suit + rank for suit in range(4) if real >> (13 * suit + rank) & 1]
-        for reals in (1, 2, 3):
-            for group in combinations(present, reals):
-                group_mask = sum(1 << i for i in group)
-                for count in range(max(1, 3 - reals), min(len(jokers), 4 - reals) + 1):
-                    keys += [(group_mask | js, ()) for js in joker_sets[count]]
+    for across in RANK_ACROSS_SUITS if runs is not True else ():
+        for part, count in joker_sets(real & across, len(jokers)):
+            keys += [(part | js, ()) for js in joker_groups[count]]
     if not jokers or runs is False:
         return keys
-    for suit in range(4):
-        pattern = real >> (13 * suit) & SUIT_BITS
+    for base in SUIT_SHIFTS:
+        pattern = real >> base & SUIT_BITS
         if not pattern:
             continue
-        base = 13 * suit
         for reals, stands, count in joker_runs_in_suit(pattern, len(jokers), ace):
             shifted = reals << base
             stand_cards = tuple(base + rank for rank in stands)
-            keys += [(shifted | js, stand_cards) for js in joker_sets[count]]
+            keys += [(shifted | js, stand_cards) for js in joker_groups[count]]
     return keys
