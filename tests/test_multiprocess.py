@@ -10,9 +10,6 @@ over, the bots play on, and nothing stored is lost or duplicated.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from contextlib import AbstractContextManager, ExitStack
@@ -20,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from db_fixtures import committed_rows, fresh_postgres_database, load_stored
 from pyrummy.server.tables import build_match
-from server_process import Server, server_and_client
+from server_process import Server, ServerDidNotStart, running_server, server_and_client
 
 
 def server(
@@ -180,17 +178,14 @@ def test_serve_workers_share_one_port(postgres_server: str, tmp_path: Path) -> N
 
 
 def test_workers_need_postgresql(tmp_path: Path) -> None:
-    refused = subprocess.run(
-        [
-            sys.executable,
-            *("-m", "pyrummy.cli.main", "serve", "--workers", "2", "--data-dir", str(tmp_path)),
-        ],
-        capture_output=True,
-        text=True,
-        env={k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
-        timeout=120,
-    )
-    assert refused.returncode == 2 and "needs PostgreSQL" in refused.stderr
+    # An empty DATABASE_URL: SQLite. A server that did start is killed on leaving the block.
+    with (
+        pytest.raises(ServerDidNotStart) as refused,
+        running_server(["--workers", "2", "--data-dir", str(tmp_path)], env={"DATABASE_URL": ""}),
+    ):
+        pass
+    assert "exited with status 2" in str(refused.value)
+    assert "needs PostgreSQL" in str(refused.value)
 
 
 # -- one event loop playing two server processes (deterministic timing) -------------

@@ -65,8 +65,10 @@ def make_old_database(url: str, with_acknowledged: bool = False) -> tuple[str, l
     spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("bot", "easy")], 0.0, seed=5)
     match = build_match(spec)
     played = []
+    seats = []
     for _ in range(2):
         action = str(match.legal_actions()[0])
+        seats.append(match.current_seat)
         match.apply(action)
         played.append(action)
     engine = create_engine(sync_url(url))
@@ -100,7 +102,9 @@ def make_old_database(url: str, with_acknowledged: bool = False) -> tuple[str, l
                 {
                     "t": spec.table_id,
                     "seq": seq,
-                    "seat": (seq - 1) % 2,
+                    # The seat that played it: a table is rebuilt only from
+                    # actions stored for the seat to play.
+                    "seat": seats[seq - 1],
                     "text": action,
                     "now": time.time(),
                 },

@@ -28,7 +28,14 @@ from typing import Any
 
 from pyrummy.core.rules import Rules, find_rules, parse_options, preset_names
 
-__all__ = ["add_rules_arguments", "amount", "options_of", "rules_of", "whole_number"]
+__all__ = [
+    "add_command",
+    "add_rules_arguments",
+    "amount",
+    "options_of",
+    "rules_of",
+    "whole_number",
+]
 
 
 def whole_number(low: int = 0, high: int | None = None) -> Callable[[str], int]:
@@ -85,6 +92,18 @@ def amount(
 
     quantity.__name__ = unit
     return quantity
+
+
+def add_command(subparsers: Any, name: str, summary: str, doc: str) -> argparse.ArgumentParser:
+    """The parser of command ``name``: its ``--help`` is the module's docstring
+    ``doc``, paragraphs kept, double backquotes taken out."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name,
+        help=summary,
+        description=doc.replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
 
 
 def add_rules_arguments(parser: Any, default: str = "knock") -> None:

@@ -20,19 +20,14 @@ from typing import Any
 
 from rich.console import Console
 
-from pyrummy.cli.arguments import add_rules_arguments, amount, options_of, whole_number
+from pyrummy.cli.arguments import add_command, add_rules_arguments, amount, options_of, whole_number
 from pyrummy.cli.play import PlaySession
 from pyrummy.core.errors import RulesError
 from pyrummy.core.rules import find_rules
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "play",
-        help="play against bots in the terminal",
-        description=__doc__.replace("``", ""),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "play", "play against bots in the terminal", __doc__)
     add_rules_arguments(parser)
     parser.add_argument(
         "--bots",

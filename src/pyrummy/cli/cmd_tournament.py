@@ -33,7 +33,7 @@ from rich.progress import (
 from rich.table import Table
 
 from pyrummy.bots import BOT_NAMES
-from pyrummy.cli.arguments import add_rules_arguments, amount, options_of, whole_number
+from pyrummy.cli.arguments import add_command, add_rules_arguments, amount, options_of, whole_number
 from pyrummy.core.rules import find_rules
 from pyrummy.extras import require
 
@@ -45,11 +45,11 @@ DEFAULT_HARD_ROLLOUTS = 32
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    parser = add_command(
+        subparsers,
         "tournament",
-        help="bots against bots on duplicate deals, with confidence intervals",
-        description=__doc__.replace("``", ""),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "bots against bots on duplicate deals, with confidence intervals",
+        __doc__,
     )
     add_rules_arguments(parser)
     parser.add_argument(
