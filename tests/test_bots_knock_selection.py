@@ -8,6 +8,7 @@ from pyrummy.bots import HardBot
 from pyrummy.bots.knock_equity import _history_of_opponents, _select_hand, estimate_knock
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
 
 
@@ -66,6 +67,36 @@ def test_opponents_that_drew_are_dealt_better_hands_so_knocking_now_is_worth_les
         assert plain.samples == selected.samples == 300
         drops.append(plain.now - selected.now)
     assert sum(drops) / len(drops) > 1.0
+
+
+def _knock_now(observation: Observation, seed: int, selection: int, up_to: int = 1_000) -> float:
+    """The equity's value of knocking now with the highest card, 300 re-deals."""
+    card = max(observation.hand, key=lambda c: c.index).bit
+    return estimate_knock(
+        observation,
+        find_rules("knock"),
+        card,
+        random.Random(seed),
+        0.0,
+        lambda: 1.0,
+        min_samples=300,
+        selection=selection,
+        selection_up_to=up_to,
+    ).now
+
+
+def test_only_seats_sampled_as_passive_are_selected() -> None:
+    """``selection_up_to`` below every sampled threshold selects nobody: the estimate
+    stays near the plain one, far from the fully selected one."""
+    unselected, fully = [], []
+    for seed in range(6):
+        deal = _after_passive_rounds(seed, rounds=3)
+        observation = deal.observe(deal.current_seat or 0)
+        plain = _knock_now(observation, seed, 0)
+        unselected.append(plain - _knock_now(observation, seed, 3, up_to=-2))
+        fully.append(plain - _knock_now(observation, seed, 3))
+    assert abs(sum(unselected) / 6) < 4.0
+    assert sum(fully) / 6 > 10.0
 
 
 def test_hard_selects_at_three_or_more_players_only_unless_told() -> None:

@@ -72,7 +72,13 @@ from pyrummy.bots.hand import (
     give_back_order,
     values_of,
 )
-from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_draw, estimate_knock
+from pyrummy.bots.knock_equity import (
+    MAX_SAMPLES,
+    THRESHOLD_PRIOR,
+    Clock,
+    estimate_draw,
+    estimate_knock,
+)
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -168,6 +174,7 @@ class HardBot:
         gin_wait_stock: int = GIN_WAIT_STOCK,
         equity_selection: int | None = None,
         equity_selection_after: int = 0,
+        equity_selection_up_to: int = THRESHOLD_PRIOR[0][0],
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -192,6 +199,7 @@ class HardBot:
         self.gin_wait_stock = gin_wait_stock
         self.equity_selection = equity_selection
         self.equity_selection_after = equity_selection_after
+        self.equity_selection_up_to = equity_selection_up_to
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -319,6 +327,7 @@ class HardBot:
                 max_samples=MAX_SAMPLES if budget is not None else self.equity_samples,
                 selection=self.selection_at(observation.players),
                 selection_after=self.equity_selection_after,
+                selection_up_to=self.equity_selection_up_to,
             )
             self.last_knock_samples = estimate.samples
             if estimate.now >= estimate.later:
