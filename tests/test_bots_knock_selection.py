@@ -5,7 +5,13 @@ from __future__ import annotations
 import random
 
 from pyrummy.bots import HardBot
-from pyrummy.bots.knock_equity import _history_of_opponents, _select_hand, estimate_knock
+from pyrummy.bots.knock_equity import (
+    _extras,
+    _history_of_opponents,
+    _Seen,
+    _select_hand,
+    estimate_knock,
+)
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.observation import Observation
@@ -31,6 +37,13 @@ def test_the_selected_hand_drops_the_worst_cards_but_keeps_the_known_ones() -> N
     known = CardSet("KS").mask
     assert CardSet(_select_hand(hand, known, 2, "low")) == CardSet("7H 8H 9H KS")
     assert _select_hand(hand, known, 0, "low") == hand
+
+
+def test_extra_cards_follow_the_draws_less_the_first_ones_within_what_is_spare() -> None:
+    seen = [_Seen(seat, 0, True, 0, draws) for seat, draws in ((1, 1), (2, 2), (3, 5))]
+    assert _extras(seen, 3, 0, 52) == [1, 2, 3]
+    assert _extras(seen, 3, 1, 52) == [0, 1, 3]
+    assert _extras(seen, 3, 0, 4) == [1, 2, 1]
 
 
 def test_draws_are_counted_per_opponent() -> None:
@@ -102,6 +115,7 @@ def test_only_seats_sampled_as_passive_are_selected() -> None:
 def test_hard_selects_at_three_or_more_players_only_unless_told() -> None:
     bot = HardBot(seed=1, rollouts=2)
     assert (bot.selection_at(2), bot.selection_at(4)) == (0, 3)
+    assert bot.equity_selection_after == 1
     told = HardBot(seed=1, rollouts=2, equity_selection=1)
     assert (told.selection_at(2), told.selection_at(4)) == (1, 1)
 
