@@ -211,7 +211,7 @@ def estimate_knock(
     ``selection``: an opponent that drew ``t`` times since the deal kept what
     improved its hand, so it is dealt ``min(t, selection)`` unseen cards more
     than it holds and keeps the least-deadwood hand of them (its known cards
-    kept); 0 deals it a plain random hand (:func:`_select_hand`). The first
+    kept); 0 deals it a plain random hand. The first
     ``selection_after`` draws do not count (``t - selection_after`` instead).
     Only an opponent whose sampled knock threshold is at most
     ``selection_up_to`` (default: every one) is selected.
