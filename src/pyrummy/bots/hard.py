@@ -104,7 +104,8 @@ DEFAULT_DRAW_SAMPLES = 600
 #: knock equity's re-deals, keeping its best hand (``equity_selection``), its
 #: first draw not counted (``equity_selection_after``). Measured at 4 players
 #: (300 duplicate pairs, seed 3, paired against no selection): never-knock
-#: +1.24 [+0.38, +2.09] per pair, medium -0.10 [-0.33, +0.13]; counting the
+#: +1.24 [+0.38, +2.09] per pair, medium -0.10 [-0.33, +0.13] (seeds 3 and 4
+#: pooled, 600 pairs: -0.24 [-0.47, -0.02]); counting the
 #: first draw too gained more against never-knock but lost -1.24 [-1.94,
 #: -0.53] against medium (a medium seat that passed holds a poor hand: it
 #: would have knocked a good one). At 2 players no better, so 0 there.
