@@ -41,6 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--selection", type=int, nargs="+", default=[0, 3])
     parser.add_argument("--selection-after", type=int, default=0)
+    parser.add_argument("--selection-up-to", type=int, default=1_000)
     args = parser.parse_args(argv)
     rules = find_rules("knock")
     players = args.players
@@ -85,12 +86,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                             min_samples=args.samples,
                             selection=selection,
                             selection_after=args.selection_after,
+                            selection_up_to=args.selection_up_to,
                         )
                         rows[selection, most].append((estimate.now, truth))
                 deal.apply(bots[seat].choose(observation, legal))
     print(
         f"hard v {args.opponent}, {players} players, {args.deals} deals x 2 seatings, "
-        f"seed {args.seed}, selection_after {args.selection_after}"
+        f"seed {args.seed}, selection_after {args.selection_after}, "
+        f"selection_up_to {args.selection_up_to}"
     )
     print(f"{'selection':>9} {'draws':>5} {'n':>5} {'estimate':>9} {'truth':>8} {'bias':>7}")
     for (selection, most), values in sorted(rows.items()):

@@ -5,9 +5,16 @@ from __future__ import annotations
 import random
 
 from pyrummy.bots import HardBot
-from pyrummy.bots.knock_equity import _history_of_opponents, _select_hand, estimate_knock
+from pyrummy.bots.knock_equity import (
+    _extras,
+    _history_of_opponents,
+    _Seen,
+    _select_hand,
+    estimate_knock,
+)
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
 
 
@@ -30,6 +37,13 @@ def test_the_selected_hand_drops_the_worst_cards_but_keeps_the_known_ones() -> N
     known = CardSet("KS").mask
     assert CardSet(_select_hand(hand, known, 2, "low")) == CardSet("7H 8H 9H KS")
     assert _select_hand(hand, known, 0, "low") == hand
+
+
+def test_extra_cards_follow_the_draws_less_the_first_ones_within_what_is_spare() -> None:
+    seen = [_Seen(seat, 0, True, 0, draws) for seat, draws in ((1, 1), (2, 2), (3, 5))]
+    assert _extras(seen, 3, 0, 52) == [1, 2, 3]
+    assert _extras(seen, 3, 1, 52) == [0, 1, 3]
+    assert _extras(seen, 3, 0, 4) == [1, 2, 1]
 
 
 def test_draws_are_counted_per_opponent() -> None:
@@ -68,9 +82,40 @@ def test_opponents_that_drew_are_dealt_better_hands_so_knocking_now_is_worth_les
     assert sum(drops) / len(drops) > 1.0
 
 
+def _knock_now(observation: Observation, seed: int, selection: int, up_to: int = 1_000) -> float:
+    """The equity's value of knocking now with the highest card, 300 re-deals."""
+    card = max(observation.hand, key=lambda c: c.index).bit
+    return estimate_knock(
+        observation,
+        find_rules("knock"),
+        card,
+        random.Random(seed),
+        0.0,
+        lambda: 1.0,
+        min_samples=300,
+        selection=selection,
+        selection_up_to=up_to,
+    ).now
+
+
+def test_only_seats_sampled_as_passive_are_selected() -> None:
+    """``selection_up_to`` below every sampled threshold selects nobody: the estimate
+    stays near the plain one, far from the fully selected one."""
+    unselected, fully = [], []
+    for seed in range(6):
+        deal = _after_passive_rounds(seed, rounds=3)
+        observation = deal.observe(deal.current_seat or 0)
+        plain = _knock_now(observation, seed, 0)
+        unselected.append(plain - _knock_now(observation, seed, 3, up_to=-2))
+        fully.append(plain - _knock_now(observation, seed, 3))
+    assert abs(sum(unselected) / 6) < 4.0
+    assert sum(fully) / 6 > 10.0
+
+
 def test_hard_selects_at_three_or_more_players_only_unless_told() -> None:
     bot = HardBot(seed=1, rollouts=2)
     assert (bot.selection_at(2), bot.selection_at(4)) == (0, 3)
+    assert bot.equity_selection_after == 1
     told = HardBot(seed=1, rollouts=2, equity_selection=1)
     assert (told.selection_at(2), told.selection_at(4)) == (1, 1)
 

@@ -14,7 +14,10 @@
   everywhere: medium +1.26 [+0.02, +2.50] (was +0.90 [-0.26, +2.05]),
   never-knock +11.95 (was +9.80; medium +11.48), knock-10 +11.67 (was
   +9.62; medium +10.85); always-knock never passes, so there nothing
-  changes (+0.93 [+0.23, +1.64]). ``knock_equity=True`` uses the equity
+  changes (+0.93 [+0.23, +1.64]). At 3+ players the equity's re-deals
+  give an opponent that drew a selected hand (``equity_selection``: it kept
+  the best of what it drew; :data:`DEFAULT_EQUITY_SELECTION`).
+  ``knock_equity=True`` uses the equity
   from the first turn on (measured worse: the first player's first knock,
   with nothing seen of the others, is better judged by the re-deals).
   ``settlement_draw`` (off) draws by the settled knock after each draw
@@ -79,7 +82,13 @@ from pyrummy.bots.hand import (
     give_back_order,
     values_of,
 )
-from pyrummy.bots.knock_equity import MAX_SAMPLES, Clock, estimate_draw, estimate_knock
+from pyrummy.bots.knock_equity import (
+    MAX_SAMPLES,
+    THRESHOLD_PRIOR,
+    Clock,
+    estimate_draw,
+    estimate_knock,
+)
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -99,10 +108,16 @@ DEFAULT_EQUITY_SAMPLES = 400
 #: Knock rummy: re-deals behind a draw by settlement when ``rollouts`` fixes the work.
 DEFAULT_DRAW_SAMPLES = 600
 #: Knock rummy, 3+ players: extra cards an opponent that drew is dealt in the
-#: knock equity's re-deals, keeping its best hand (``equity_selection``).
-#: Measured at 4 players (seed 3): never-knock +10.63 -> +19.54 per pair; at 2
-#: players no better, so 0 there.
+#: knock equity's re-deals, keeping its best hand (``equity_selection``), its
+#: first draw not counted (``equity_selection_after``). Measured at 4 players
+#: (300 duplicate pairs, seed 3, paired against no selection): never-knock
+#: +1.24 [+0.38, +2.09] per pair, medium -0.10 [-0.33, +0.13] (seeds 3 and 4
+#: pooled, 600 pairs: -0.24 [-0.47, -0.02]); counting the
+#: first draw too gained more against never-knock but lost -1.24 [-1.94,
+#: -0.53] against medium (a medium seat that passed holds a poor hand: it
+#: would have knocked a good one). At 2 players no better, so 0 there.
 DEFAULT_EQUITY_SELECTION = 3
+DEFAULT_EQUITY_SELECTION_AFTER = 1
 #: Knock rummy: share of the time budget the knock decision may spend.
 KNOCK_BUDGET_SHARE = 0.3
 #: Deadwood above which a knock-rummy knock is not weighed.
@@ -143,9 +158,11 @@ class HardBot:
     ``knock_samples`` re-deals; ``settlement_draw``: knock rummy, draw by
     :func:`~pyrummy.bots.knock_equity.estimate_draw` (``draw_samples`` when
     ``rollouts`` fixes the work); ``equity_selection``: knock rummy, an
-    opponent that drew ``t`` times is re-dealt ``min(t, equity_selection)``
-    cards more and keeps its best hand (default None: 3 at 3+ players, 0 at
-    2; see :func:`~pyrummy.bots.knock_equity.estimate_knock`); gin: ``gin_wait_stock`` (stock size down to
+    opponent that drew ``t`` times is re-dealt ``min(t - equity_selection_after,
+    equity_selection)`` cards more and keeps its best hand (default None: 3 at
+    3+ players, 0 at 2; ``equity_selection_after`` 1), only when its sampled
+    knock threshold is at most ``equity_selection_up_to`` (default: always;
+    see :func:`~pyrummy.bots.knock_equity.estimate_knock`); gin: ``gin_wait_stock`` (stock size down to
     which a small knock waits for gin), ``gin_feed_weight`` (deadwood a discard
     costs per unit of risk that the opponent takes it into a meld; 0: off) and
     ``infer_passes`` (the knock re-deals weighed by the opponent's passes),
@@ -180,7 +197,8 @@ class HardBot:
         infer_passes: bool = False,
         gin_wait_stock: int = GIN_WAIT_STOCK,
         equity_selection: int | None = None,
-        equity_selection_after: int = 0,
+        equity_selection_after: int = DEFAULT_EQUITY_SELECTION_AFTER,
+        equity_selection_up_to: int = THRESHOLD_PRIOR[0][0],
         gin_reach_bonus: float = DEFAULT_GIN_REACH_BONUS,
         gin_knock_bonus: float = DEFAULT_GIN_KNOCK_BONUS,
         clock: Clock = time.perf_counter,
@@ -207,6 +225,7 @@ class HardBot:
         self.gin_wait_stock = gin_wait_stock
         self.equity_selection = equity_selection
         self.equity_selection_after = equity_selection_after
+        self.equity_selection_up_to = equity_selection_up_to
         self.gin_reach_bonus = gin_reach_bonus
         self.gin_knock_bonus = gin_knock_bonus
         self.knock_budget = (
@@ -350,6 +369,7 @@ class HardBot:
                 max_samples=MAX_SAMPLES if budget is not None else self.equity_samples,
                 selection=self.selection_at(observation.players),
                 selection_after=self.equity_selection_after,
+                selection_up_to=self.equity_selection_up_to,
             )
             self.last_knock_samples = estimate.samples
             if estimate.now >= estimate.later:

@@ -200,6 +200,7 @@ def estimate_knock(
     max_samples: int = MAX_SAMPLES,
     selection: int = 0,
     selection_after: int = 0,
+    selection_up_to: int = THRESHOLD_PRIOR[0][0],
 ) -> KnockEstimate:
     """Weighted mean outcome for this seat of knocking now with ``knock_card``
     (a bit) and of discarding it face up and knocking after one round.
@@ -210,8 +211,10 @@ def estimate_knock(
     ``selection``: an opponent that drew ``t`` times since the deal kept what
     improved its hand, so it is dealt ``min(t, selection)`` unseen cards more
     than it holds and keeps the least-deadwood hand of them (its known cards
-    kept); 0 deals it a plain random hand (:func:`_select_hand`). The first
+    kept); 0 deals it a plain random hand. The first
     ``selection_after`` draws do not count (``t - selection_after`` instead).
+    Only an opponent whose sampled knock threshold is at most
+    ``selection_up_to`` (default: every one) is selected.
     """
     me = observation.seat
     assert me is not None
@@ -242,15 +245,18 @@ def estimate_knock(
         weight = 1.0
         cursor = 0
         for opponent, count, extra in zip(opponents, missing, extras, strict=True):
-            mask = opponent.known
-            for index in chosen[cursor : cursor + count + extra]:
-                mask |= 1 << index
-            cursor += count + extra
-            if extra:
-                mask = _select_hand(mask, opponent.known, extra, ace)
-            hands[opponent.seat] = mask
             threshold = _sample_threshold(rng)
             thresholds[opponent.seat] = threshold
+            # Only a passive seat's hand is selected (``selection_up_to``): an
+            # active seat that passed with a good hand would have knocked.
+            selected = extra if threshold <= selection_up_to else 0
+            mask = opponent.known
+            for index in chosen[cursor : cursor + count + selected]:
+                mask |= 1 << index
+            cursor += count + extra
+            if selected:
+                mask = _select_hand(mask, opponent.known, selected, ace)
+            hands[opponent.seat] = mask
             if opponent.passed_knock and deadwood_of_mask(mask, ace) <= threshold:
                 weight *= KNOCK_PASS_LIKELIHOOD
             top = opponent.passed_over
