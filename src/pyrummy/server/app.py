@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import os
 import re
@@ -358,6 +359,7 @@ def create_app(
         # origin; /api is the reference, served from here with no script.
         docs_url=None,
         redoc_url=None,
+        **_NO_TELEMETRY,
     )
     # Outermost last: headers on every answer, then limits, then the body cap;
     # the catch-all sits innermost so its JSON 500 gets the headers too.
@@ -726,6 +728,16 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=root), name="static")
     return app
+
+
+#: FastAPI 0.165+ asks OpenTelemetry on every request whether a provider is
+#: configured (environment lookups: ~1.5% of the server's CPU under load);
+#: pyrummy exports none, so the question is not asked.
+_NO_TELEMETRY: dict[str, Any] = (
+    {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
+    if "telemetry" in inspect.signature(FastAPI.__init__).parameters
+    else {}
+)
 
 
 def _explained(exc: IllegalActionError, text: str, table: LiveTable, lang: str) -> Exception:

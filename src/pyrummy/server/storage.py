@@ -61,6 +61,8 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
+from pyrummy.server.sqlite_writer import SqliteWriter, sqlite_file_of
+
 
 class Base(DeclarativeBase):
     pass
@@ -235,7 +237,13 @@ class Store:
         self.autocommit: AsyncEngine | None = (
             make_engine(url, isolation_level="AUTOCOMMIT") if self.notifies else None
         )
-        self._appends = _GroupCommit(engine, self.notifies, self.autocommit)
+        sqlite_file = sqlite_file_of(str(engine.url))
+        self._appends = _GroupCommit(
+            engine,
+            self.notifies,
+            self.autocommit,
+            SqliteWriter(sqlite_file) if sqlite_file is not None else None,
+        )
 
     async def _announce(self, connection: AsyncConnection, table_id: str, what: str) -> None:
         if self.notifies:
@@ -413,6 +421,8 @@ class Store:
 
     async def close(self) -> None:
         await self._appends.drain()
+        if self._appends.sqlite is not None:
+            await self._appends.sqlite.close()
         await self.engine.dispose()
         if self.autocommit is not None:
             await self.autocommit.dispose()
@@ -444,11 +454,17 @@ class _GroupCommit:
     """
 
     def __init__(
-        self, engine: AsyncEngine, notifies: bool = False, autocommit: AsyncEngine | None = None
+        self,
+        engine: AsyncEngine,
+        notifies: bool = False,
+        autocommit: AsyncEngine | None = None,
+        sqlite: SqliteWriter | None = None,
     ) -> None:
         self.engine = engine
         self.notifies = notifies
         self.autocommit = autocommit
+        #: A SQLite file: each batch in one hop to a writer thread (sqlite_writer.py).
+        self.sqlite = sqlite
         self.queue: list[_Append] = []
         self.writer: asyncio.Task[None] | None = None
 
@@ -495,6 +511,9 @@ class _GroupCommit:
             raise
 
     async def _write(self, batch: list[_Append]) -> None:
+        if self.sqlite is not None:
+            await self.sqlite.write(batch)
+            return
         if self.autocommit is not None and all(item.result is None for item in batch):
             # PostgreSQL, no match ends: the rows and their notifications in
             # one statement (atomic on its own), one round trip.

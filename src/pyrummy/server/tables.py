@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import hmac
 import logging
@@ -126,6 +127,11 @@ def seat_name(seat: SeatSpec, index: int, seats: Sequence[SeatSpec] = ()) -> str
     if seat.kind == "human":
         return f"Player {number}"
     return f"Bot {number} ({seat.bot})"
+
+
+#: Stored actions read back from their (canonical) text: every event is read
+#: again for each seat it goes to, and a table's texts repeat ("draw stock").
+_stored_action = functools.lru_cache(maxsize=4096)(parse_action)
 
 
 def public_action(action: Action, actor: int, viewer: int | None) -> str:
@@ -354,7 +360,7 @@ class LiveTable:
         return [self.event_summary(a, seat) for a in self.actions[since:]]
 
     def event_summary(self, stored: StoredAction, viewer: int | None) -> Message:
-        action = parse_action(stored.text)
+        action = _stored_action(stored.text)
         return {
             "type": "event",
             "seq": stored.seq,

@@ -163,6 +163,10 @@ class _TableViews:
     knocks: dict[tuple[int, tuple[str, ...]], dict[str, int]] = field(default_factory=dict)
     #: By (finished deals, seat): the last showdown as that seat saw it.
     last_deals: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
+    #: The score sheet changes only when a deal ends (or the match does):
+    #: what it was built from, and it.
+    match_summary_of: tuple[object, ...] = ()
+    match_summary: dict[str, Any] = field(default_factory=dict)
 
 
 _VIEWS: weakref.WeakKeyDictionary[LiveTable, _TableViews] = weakref.WeakKeyDictionary()
@@ -242,8 +246,12 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
     observation = match.observe(seat)
     my_turn = seat is not None and match.current_seat == seat
     legal = match.legal_actions() if my_turn else []
-    summary = match_summary(match, views.finished_deals)
-    views.finished_deals = summary["deals"]
+    summary_of = (id(table.spec), len(match.finished_deals), match.deal_number, match.is_over)
+    if views.match_summary_of != summary_of:
+        views.match_summary = match_summary(match, views.finished_deals)
+        views.match_summary_of = summary_of
+        views.finished_deals = views.match_summary["deals"]
+    summary = views.match_summary
     state: dict[str, Any] = {
         "table": _table_summary_of(table, views),
         "seq": table.seq,

@@ -1,0 +1,112 @@
+"""The group commit's writes on a SQLite file, in one hop to one thread.
+
+Through SQLAlchemy and aiosqlite a batch of actions costs a thread hop per
+statement (BEGIN, INSERT, COMMIT, the pool's reset) and SQLAlchemy's
+statement machinery around each: about an eighth of the server's CPU under
+load (py-spy, benchmarks/load.py). Here the whole batch is one function run
+in a thread of its own on a plain :mod:`sqlite3` connection: the same rows,
+the same transaction, committed before the appends are answered.
+
+Only for a SQLite *file*: an in-memory database is private to its
+connection, so it keeps the engine's path (see :func:`sqlite_file_of`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from sqlalchemy.engine import make_url
+
+#: As the engine's connections (storage.make_engine): wait for the writer
+#: under way rather than fail with "database is locked".
+BUSY_TIMEOUT = 60.0
+
+INSERT_ACTIONS = "INSERT INTO actions (table_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)"
+FINISH_TABLE = "UPDATE tables SET status = 'over', finished_at = ?, result_json = ? WHERE id = ?"
+
+
+class Append(Protocol):
+    """What the writer needs of a queued append (storage._Append)."""
+
+    table_id: str
+    seq: int
+    seat: int
+    text: str
+    result: dict[str, Any] | None
+    at: float
+
+
+def sqlite_file_of(url: str) -> str | None:
+    """The file of a SQLite URL, or None (not SQLite, in memory, a ``file:`` URI).
+
+    >>> sqlite_file_of("sqlite+aiosqlite:////tmp/data/pyrummy.sqlite3")
+    '/tmp/data/pyrummy.sqlite3'
+    >>> sqlite_file_of("sqlite://"), sqlite_file_of("postgresql://u@h/db")
+    (None, None)
+    """
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite"):
+        return None
+    database = parsed.database or ""
+    if database in ("", ":memory:") or database.startswith("file:") or parsed.query:
+        return None
+    return database
+
+
+class SqliteWriter:
+    """Writes batches of actions to one SQLite file from one thread of its own."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        # One thread: the sqlite3 connection is used by the thread that made it.
+        self._thread = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="pyrummy-sqlite-writer"
+        )
+        self._connection: sqlite3.Connection | None = None
+
+    async def write(self, batch: Sequence[Append]) -> None:
+        """Store ``batch`` in one transaction; raises (storing none of it) when refused."""
+        rows = [(a.table_id, a.seq, a.seat, a.text, a.at) for a in batch]
+        finished = [(a.at, json.dumps(a.result), a.table_id) for a in batch if a.result is not None]
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self._write, rows, finished)
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = self._connection
+        if connection is None:
+            # isolation_level=None: the transaction is the explicit BEGIN below.
+            connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.execute("PRAGMA foreign_keys=ON")
+            self._connection = connection
+        return connection
+
+    def _write(self, rows: list[tuple[Any, ...]], finished: list[tuple[float, str, str]]) -> None:
+        connection = self._connect()
+        # IMMEDIATE: the write lock at once (waiting up to the busy timeout),
+        # not an upgrade mid-transaction that SQLite may refuse at once.
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            connection.executemany(INSERT_ACTIONS, rows)
+            if finished:
+                connection.executemany(FINISH_TABLE, finished)
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self._close)
+        self._thread.shutdown(wait=True)
+
+    def _close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
