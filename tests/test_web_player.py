@@ -109,7 +109,12 @@ def test_moves_list_is_the_deals_record_and_survives_reload(
 
 
 def uncovered(page: Page, selector: str) -> bool:
-    """The element is what a finger on its middle touches (no sticky panel over it)."""
+    """The element is what a finger on its middle touches (no sticky panel over it).
+
+    Cards in flight (the bots' draws gliding from the stock) are waited out
+    first: they cross the stock for a moment by design, a panel would stay.
+    """
+    page.wait_for_function("!document.querySelector('.flyer')")
     result: bool = page.locator(selector).evaluate(
         """node => {
             const r = node.getBoundingClientRect();

@@ -17,8 +17,8 @@ millisecond a decision).
 
 >>> from pyrummy.core.cards import CardSet
 >>> unseen = CardSet("6H 9H TH KD").mask
->>> reach_chances(CardSet("7H 8H 2S").mask, unseen, "low", 2)
-(0.0, 0.5)
+>>> reach_chances(CardSet("7H 8H 2S").mask, unseen, "low", 2)  # 6H or 9H, then 2S back: gin
+(0.5, 0.5)
 """
 
 from __future__ import annotations
