@@ -14,11 +14,9 @@ from pyrummy.bots.hard import DEFAULT_GIN_REACH_BONUS
 from pyrummy.bots.lookahead import unseen_mask
 from pyrummy.core.actions import parse_action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet
-from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import find_rules
-from pyrummy.core.sampling import sample_deal
 from pyrummy.core.solver import deadwood_of_mask
-from test_bots_gin import _gin_view
+from test_bots_gin import _gin_view, assert_gin_decisions_ignore_hidden_cards
 
 STANDARD = list(ALL_CARDS[:52])
 
@@ -94,18 +92,4 @@ def test_hard_gin_reach_decisions_depend_only_on_what_the_seat_sees(
             seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=reach, gin_knock_bonus=knock
         )
 
-    rng = random.Random(8)
-    checked = 0
-    for seed in range(20, 30):
-        deal = new_deal("gin", players=2, seed=seed, dealer=seed % 2)
-        while not deal.is_over and checked < 16:
-            seat = deal.current_seat
-            assert seat is not None
-            seen = deal.observe(seat)
-            other = sample_deal(seen, rng)
-            first = bot().choose(seen, deal.legal_actions())
-            again = bot().choose(other.observe(seat), other.legal_actions())
-            assert first == again
-            deal.apply(first)
-            checked += 1
-    assert checked == 16
+    assert_gin_decisions_ignore_hidden_cards(bot, range(20, 30), random.Random(8))
