@@ -115,3 +115,24 @@ def test_a_table_rebuilt_from_storage_is_not_served_stale_states() -> None:
         assert views.seat_state(table, seat) == before == fresh_state(table, seat)
 
     with_table(5, "knock", body)
+
+
+def test_state_dicts_are_dropped_at_the_next_loop_turn_and_the_json_is_kept() -> None:
+    # Kept until the table's next action, the dicts of every busy table were
+    # most of what each young garbage collection walked (see views' docstring).
+    async def body(table: LiveTable) -> None:
+        seat = table.match.current_seat
+        state = views.seat_state(table, seat)
+        encoded = views.seat_state_json(table, seat)
+        live = views.live_state_json(table, seat)
+        assert views.seat_state(table, seat) is state  # the same turn: shared
+        assert views._VIEWS[table].states
+        await asyncio.sleep(0)
+        assert views._VIEWS[table].states == {}
+        assert views.seat_state_json(table, seat) is encoded
+        assert views.live_state_json(table, seat) is live
+        rebuilt = views.seat_state(table, seat)
+        assert rebuilt is not state
+        assert rebuilt == state
+
+    with_table(7, "rummy", body)
