@@ -139,7 +139,7 @@ class TableSpec:
     created_at: float = field(default_factory=time.time)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StoredAction:
     seq: int
     seat: int

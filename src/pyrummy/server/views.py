@@ -167,7 +167,7 @@ class _TableViews:
     summary: dict[str, Any] = field(default_factory=dict)
     finished_deals: list[dict[str, Any]] = field(default_factory=list)
     #: The public moves of each finished deal (they never change either).
-    finished_histories: list[list[list[Any]]] = field(default_factory=list)
+    finished_histories: list[list[tuple[int, str]]] = field(default_factory=list)
     #: By hand (card mask): a person's hand does not change while others play.
     arrangements: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: By (hand, knock cards).
@@ -322,11 +322,14 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
     return state
 
 
-def _finished_histories(match: Match, views: _TableViews) -> list[list[list[Any]]]:
+def _finished_histories(match: Match, views: _TableViews) -> list[list[tuple[int, str]]]:
     done = match.finished_deals
     histories = views.finished_histories
     histories += [
-        [[mover, str(action)] for mover, action in deal.history] for deal in done[len(histories) :]
+        # Tuples (JSON arrays all the same): the collector stops tracking a
+        # tuple of ints and strings, and these are kept as long as the table.
+        [(mover, str(action)) for mover, action in deal.history]
+        for deal in done[len(histories) :]
     ]
     return histories[: len(done)]
 
