@@ -79,3 +79,36 @@ def test_an_in_memory_store_keeps_the_engine_path() -> None:
             await store.close()
 
     asyncio.run(run())
+
+
+def test_a_file_store_writes_acknowledgements_through_its_writer(tmp_path: Path) -> None:
+    path = tmp_path / "pyrummy.sqlite3"
+
+    async def run() -> None:
+        store = await Store.open(f"sqlite:///{path}")
+        try:
+            writes: list[tuple[str, int, int]] = []
+            writer = store._appends.sqlite
+            assert writer is not None
+            original = writer._acknowledge
+
+            def counted(table_id: str, seat: int, deals: int) -> None:
+                writes.append((table_id, seat, deals))
+                original(table_id, seat, deals)
+
+            writer._acknowledge = counted  # type: ignore[method-assign]
+            await store.create_table(spec("t1"), [None, None])
+            await store.set_acknowledged("t1", 0, 2)
+            await store.set_acknowledged("t1", 1, 1)
+            await store.set_acknowledged("t1", 0, 3)
+            await store.set_acknowledged("gone", 0, 1)  # no such table: nothing written
+            stored = await store.load_table("t1")
+            assert stored is not None and stored.acknowledged == {0: 3, 1: 1}
+            assert [w[0] for w in writes] == ["t1", "t1", "t1", "gone"]
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+    with sqlite3.connect(path) as connection:
+        (seen,) = connection.execute("SELECT acknowledged_json FROM tables").fetchone()
+    assert seen == '{"0": 3, "1": 1}'

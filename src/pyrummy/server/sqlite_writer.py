@@ -28,6 +28,8 @@ BUSY_TIMEOUT = 60.0
 
 INSERT_ACTIONS = "INSERT INTO actions (table_id, seq, seat, text, at) VALUES (?, ?, ?, ?, ?)"
 FINISH_TABLE = "UPDATE tables SET status = 'over', finished_at = ?, result_json = ? WHERE id = ?"
+READ_ACKNOWLEDGED = "SELECT acknowledged_json FROM tables WHERE id = ?"
+WRITE_ACKNOWLEDGED = "UPDATE tables SET acknowledged_json = ? WHERE id = ?"
 
 
 class Append(Protocol):
@@ -96,6 +98,27 @@ class SqliteWriter:
             connection.executemany(INSERT_ACTIONS, rows)
             if finished:
                 connection.executemany(FINISH_TABLE, finished)
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+
+    async def set_acknowledged(self, table_id: str, seat: int, deals: int) -> None:
+        """Store that ``seat`` has seen the showdown of ``deals`` finished deals
+        (as ``Store.set_acknowledged``; once a deal per person and table, its
+        SQLAlchemy session cost as much as all the actions' writes)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self._acknowledge, table_id, seat, deals)
+
+    def _acknowledge(self, table_id: str, seat: int, deals: int) -> None:
+        connection = self._connect()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            row = connection.execute(READ_ACKNOWLEDGED, (table_id,)).fetchone()
+            if row is not None:
+                seen = json.loads(row[0] or "{}")
+                seen[str(seat)] = deals
+                connection.execute(WRITE_ACKNOWLEDGED, (json.dumps(seen, sort_keys=True), table_id))
         except BaseException:
             connection.execute("ROLLBACK")
             raise

@@ -326,6 +326,9 @@ class Store:
 
     async def set_acknowledged(self, table_id: str, seat: int, deals: int) -> None:
         """The person in ``seat`` has seen the showdown of ``deals`` finished deals."""
+        if self._appends.sqlite is not None:  # a SQLite file: nobody to notify
+            await self._appends.sqlite.set_acknowledged(table_id, seat, deals)
+            return
         async with self._sessions.begin() as session:
             row = await session.get(TableRow, table_id, with_for_update=True)
             if row is not None:
