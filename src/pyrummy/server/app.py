@@ -541,13 +541,14 @@ def create_app(
                 # cost FastAPI's dependency solving on every action.
                 raise _explained(exc, body.action, table, request_language(request)) from exc
         table.wake_bots()
+        # Encoded now, while the seat's state built for the events is at hand.
+        reply = seat_state_json(table, seat)
         if table.subscribers:
             # The action's WebSocket events are queued: one turn of the loop
-            # lets them go out before this reply is built and sent. Sent after
-            # it, a client's event waited for the reply too (WebSocket p99
-            # above HTTP p99 under load).
+            # lets them go out before this reply. Sent after it, a client's
+            # event waited for the reply too (WebSocket p99 above HTTP p99).
             await asyncio.sleep(0)
-        return JSONBytes(seat_state_json(table, seat))
+        return JSONBytes(reply)
 
     @app.post("/api/tables/{table_id}/continue", tags=["tables"], response_class=JSONBytes)
     async def continue_after_showdown(table_id: str, request: Request) -> Response:

@@ -257,10 +257,12 @@ class LiveTable:
         action = parse_action(text)
         deals_before = len(self.match.finished_deals)
         stored = StoredAction(self.seq + 1, seat, str(action))
-        # The action goes to a copy, which becomes the table once stored:
-        # readers during the write (states, new subscribers) see the table
-        # as stored, never an action that may yet be refused. An illegal
-        # action raises here and changes nothing.
+        # The action goes first to a copy (checked, and the match's result if
+        # it ends it), and to the table once stored: readers during the write
+        # (states, new subscribers) see the table as stored, never an action
+        # that may yet be refused. An illegal action raises here and changes
+        # nothing.
+        before = self.match
         candidate = self.match.clone()
         candidate.apply(action)
         try:
@@ -272,7 +274,14 @@ class LiveTable:
             log.exception("table %s: action %r not stored", self.table_id, stored.text)
             await self._reload()
             raise TableError(503, "server.busy") from None
-        self.match = candidate
+        if self.match is before:  # (the table was not rebuilt meanwhile)
+            # Stored: the same action on the table's own match, in place (its
+            # random generator is the copy's: the same outcome). The copy is
+            # dropped: kept as the table, its dozens of young containers
+            # were walked by the next collections of the garbage collector.
+            self.match.apply(action)
+        else:  # pragma: no cover - the lock keeps others from rebuilding it
+            self.match = candidate
         self.actions.append(stored)
         self.touched = time.monotonic()
         if seat in self.humans:
@@ -288,9 +297,8 @@ class LiveTable:
         """Apply action ``stored.seq`` that another server process stored, and
         publish it (call with :attr:`lock` held, ``stored.seq == seq + 1``)."""
         deals_before = len(self.match.finished_deals)
-        candidate = self.match.clone()
-        candidate.apply(stored.text)
-        self.match = candidate
+        # In place: an action refused raises before it changes anything.
+        self.match.apply(stored.text)
         self.actions.append(stored)
         # The same bookkeeping as apply: who still looks at a showdown.
         if len(self.match.finished_deals) > deals_before and not self.match.is_over:
