@@ -196,7 +196,7 @@ def _views_now(table: LiveTable) -> _TableViews:
         len(match.finished_deals),
         len(match.deal.history),
         match.is_over,
-        frozenset(table.awaiting),
+        sum(1 << seat for seat in table.awaiting),  # an int: no young container
         id(table.spec),
         table.spec.bot_delay,
     )
