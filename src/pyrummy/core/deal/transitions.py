@@ -80,11 +80,13 @@ class Transitions(Refusals):
         self.history.append((seat, action))
         self._legal = None
         kind = action.kind
-        # The two commonest kinds first, the rest by the dispatcher.
+        # The three commonest kinds first, the rest by the dispatcher.
         if kind is _KIND_DISCARD:
             self._discard(seat, action.cards[0].index)
         elif kind is _KIND_DRAW_STOCK:
             self._draw_stock(seat)
+        elif kind is _KIND_DRAW_DISCARD:
+            self._draw_discard(seat)
         else:
             self._do(seat, kind, action)
 
@@ -140,7 +142,22 @@ class Transitions(Refusals):
         if self._played_turn:
             self._played[seat] = True
         seat += 1
-        self._start_turn(seat if seat < self.players else 0)
+        if seat == self.players:
+            seat = 0
+        turn = self.turn + 1
+        if turn > self.rules.turn_cap or not self._stock:
+            self._start_turn(seat)
+            return
+        # _start_turn's usual case inlined (after every discard but the last).
+        self._seat = seat
+        self.turn = turn
+        self._drawn = self._taken = None
+        if self._undo:
+            self._undo.clear()
+        self._melds_turn = 0
+        self._undos_turn = 0
+        self._played_turn = False
+        self.phase = _PHASE_DRAW
 
     def _knock(self, seat: int, card: int) -> None:
         self._hands[seat] &= ~(1 << card)
