@@ -205,6 +205,7 @@ class Deal(Transitions):
         policy = self._policy = family_of(rules)
         self._space = action_space(rules)
         self._play_phase = policy.play_phase
+        self._wall_stock = rules.wall_cards if policy.wall else -1
         self._all_seven = policy.all_seven(rules, self.deal_number)
 
     def _deal_out(self, order: list[int]) -> None:

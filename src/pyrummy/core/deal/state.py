@@ -180,6 +180,9 @@ class DealState:
     _space: ActionSpace = state_field("derived")
     _policy: FamilyPolicy = state_field("derived")
     _play_phase: Phase = state_field("derived")
+    # A discard leaving this many cards in the stock or fewer ends the deal
+    # (gin's wall; -1: no wall).
+    _wall_stock: int = state_field("derived")
     _all_seven: bool = state_field("derived")
     # Caches: the legal actions, the cards that fit each table meld.
     _legal: tuple[Action, ...] | None = state_field("cache", None)

@@ -60,7 +60,7 @@ class Transitions(Refusals):
             raise illegal("action.not_your_turn", seat=str(self._seat))
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
+            legal = self._legal_tuple()
         # Fast path: an action taken from legal_actions() (interned) is found
         # by identity, without the dataclass's slow equality.
         for candidate in legal:
@@ -127,16 +127,17 @@ class Transitions(Refusals):
 
     def _discard(self, seat: int, card: int) -> None:
         bit = 1 << card
-        self._hands[seat] &= ~bit
-        if self._public[seat] & bit:  # taken discards are a part of the public cards
-            self._public[seat] &= ~bit
+        hands = self._hands
+        hand = hands[seat] = hands[seat] & ~bit
+        public = self._public
+        if public[seat] & bit:  # taken discards are a part of the public cards
+            public[seat] &= ~bit
             self._taken_held[seat] &= ~bit
         self._pile.append(card)
-        policy = self._policy
-        if policy.out_by_discard and not self._hands[seat]:
+        if not hand and self._policy.out_by_discard:
             self._go_out(seat)
             return
-        if policy.wall and len(self._stock) <= self.rules.wall_cards:
+        if len(self._stock) <= self._wall_stock:
             self._finish(EndReason.WALL, "draw")
             return
         if self._played_turn:
@@ -154,8 +155,7 @@ class Transitions(Refusals):
         self._drawn = self._taken = None
         if self._undo:
             self._undo.clear()
-        self._melds_turn = 0
-        self._undos_turn = 0
+        self._melds_turn = self._undos_turn = 0
         self._played_turn = False
         self.phase = _PHASE_DRAW
 
