@@ -39,6 +39,7 @@ from pyrummy.core.rules import AceRule, Rules, find_rules
 
 __all__ = [
     "ACE_RULES",
+    "CARD_BITS",
     "MAX_RUN",
     "MAX_SET",
     "MIN_MELD",
@@ -48,6 +49,7 @@ __all__ = [
     "SUITS",
     "SUIT_BITS",
     "SUIT_SHIFTS",
+    "WITHOUT_CARD",
     "card_number",
     "card_numbers",
     "joker_runs_in_suit",
@@ -69,6 +71,11 @@ SUIT_BITS: Final = (1 << RANKS) - 1
 STANDARD_BITS: Final = (1 << RANKS * SUITS) - 1
 #: Where each suit's 13 bits start in a hand mask (its ace's card number).
 SUIT_SHIFTS: Final = tuple(RANKS * suit for suit in range(SUITS))
+#: ``1 << n`` for every card number ``n`` (jokers too): one shared int per
+#: card, so the deal's hot paths allocate no new int to name a card's bit.
+CARD_BITS: Final = tuple(1 << number for number in range(RANKS * SUITS + 3))
+#: ``~(1 << n)``: ``mask & WITHOUT_CARD[n]`` is ``mask`` without card ``n``.
+WITHOUT_CARD: Final = tuple(~bit for bit in CARD_BITS)
 MIN_MELD: Final = 3
 MAX_RUN: Final = RANKS
 MAX_SET: Final = SUITS

@@ -114,7 +114,7 @@ class GinFamily(FamilyPolicy):
             s = hand & SUIT_BITS
             h = hand >> 13 & SUIT_BITS
             d = hand >> 26 & SUIT_BITS
-            c = hand >> 39 & SUIT_BITS
+            c = hand >> 39  # no jokers above the clubs here
             ranks = (s & h & (d | c)) | ((s | h) & d & c)
             if not ranks:  # no set can form: only runs, four table reads
                 table = _RUN_DEADWOOD

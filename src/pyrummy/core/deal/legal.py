@@ -9,6 +9,7 @@ Lists are tuples of interned actions, cached until the state changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from pyrummy.core.actions import UNDO, Action
@@ -27,7 +28,7 @@ from pyrummy.core.deal.tables import (
     swap_actions,
 )
 from pyrummy.core.messages import Message
-from pyrummy.core.patterns import card_numbers
+from pyrummy.core.patterns import WITHOUT_CARD, card_numbers
 from pyrummy.core.phases import Phase
 
 __all__ = ["LegalActions"]
@@ -57,23 +58,27 @@ class LegalActions(DealState):
             elif phase is _PHASE_DISCARD:
                 hand = self._hands[self._seat]
                 taken = self._taken
-                options = hand if taken is None else hand & ~(1 << taken)
-                # The discards: card_actions(DISCARD_TABLES, options) inlined.
+                options = hand if taken is None else hand & WITHOUT_CARD[taken]
+                # The discards: card_actions(DISCARD_TABLES, options) inlined,
+                # into one list (no intermediate tuples), the mask's bytes
+                # read at once (no shifted copies of the mask).
                 b0, b1, b2, b3, b4, b5, b6 = DISCARD_TABLES
-                legal = (
-                    b0[options & 0xFF]
-                    + b1[options >> 8 & 0xFF]
-                    + b2[options >> 16 & 0xFF]
-                    + b3[options >> 24 & 0xFF]
-                    + b4[options >> 32 & 0xFF]
-                    + b5[options >> 40 & 0xFF]
-                    + b6[options >> 48]
-                )
+                raw = options.to_bytes(7, "little")
+                listed = [
+                    *b0[raw[0]],
+                    *b1[raw[1]],
+                    *b2[raw[2]],
+                    *b3[raw[3]],
+                    *b4[raw[4]],
+                    *b5[raw[5]],
+                    *b6[raw[6]],
+                ]
                 if self._undo:
-                    legal = (UNDO, *legal)
+                    listed.insert(0, UNDO)
                 knocks = self._policy.knock_actions(hand, options, self.rules)
                 if knocks:
-                    legal += knocks
+                    listed += knocks
+                legal = listed
             elif phase is _PHASE_MELD:
                 legal = self._meld_phase_actions()
             elif phase is _PHASE_DECLINE:
@@ -88,8 +93,8 @@ class LegalActions(DealState):
         encode = self._space.encode
         return [encode(action) for action in self.legal_actions()]
 
-    def _legal_tuple(self) -> tuple[Action, ...]:
-        """The legal actions as the cached tuple (listed first if need be)."""
+    def _legal_cached(self) -> Sequence[Action]:
+        """The legal actions as cached (listed first if need be)."""
         legal = self._legal
         if legal is None:
             self.legal_actions()

@@ -17,6 +17,7 @@ from pyrummy.core.deal.meld_search import meld_of
 from pyrummy.core.deal.refusals import Refusals, illegal
 from pyrummy.core.deal.state import TableMeld, UndoSnapshot
 from pyrummy.core.melds import extend_meld, swap_joker
+from pyrummy.core.patterns import CARD_BITS, WITHOUT_CARD
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.settlement import (
     Settlement,
@@ -60,7 +61,7 @@ class Transitions(Refusals):
             raise illegal("action.not_your_turn", seat=str(self._seat))
         legal = self._legal
         if legal is None:
-            legal = self._legal_tuple()
+            legal = self._legal_cached()
         # Fast path: an action taken from legal_actions() (interned) is found
         # by identity, without the dataclass's slow equality.
         for candidate in legal:
@@ -108,16 +109,16 @@ class Transitions(Refusals):
 
     def _draw_stock(self, seat: int) -> None:
         card = self._stock.pop()
-        self._hands[seat] |= 1 << card
+        self._hands[seat] |= CARD_BITS[card]
         if self._stock_public:
-            self._public[seat] |= 1 << card
+            self._public[seat] |= CARD_BITS[card]
         self._drawn = card
         self._undo.clear()
         self.phase = self._play_phase
 
     def _draw_discard(self, seat: int) -> None:
         card = self._pile.pop()
-        bit = 1 << card
+        bit = CARD_BITS[card]
         self._hands[seat] |= bit
         self._public[seat] |= bit
         self._taken_held[seat] |= bit
@@ -126,13 +127,13 @@ class Transitions(Refusals):
         self.phase = self._play_phase
 
     def _discard(self, seat: int, card: int) -> None:
-        bit = 1 << card
+        without = WITHOUT_CARD[card]
         hands = self._hands
-        hand = hands[seat] = hands[seat] & ~bit
+        hand = hands[seat] = hands[seat] & without
         public = self._public
-        if public[seat] & bit:  # taken discards are a part of the public cards
-            public[seat] &= ~bit
-            self._taken_held[seat] &= ~bit
+        if public[seat] >> card & 1:  # taken discards are a part of the public cards
+            public[seat] &= without
+            self._taken_held[seat] &= without
         self._pile.append(card)
         if not hand and self._policy.out_by_discard:
             self._go_out(seat)
