@@ -35,6 +35,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Final, get_args
 
+from pyrummy.core.cards import RANKS_IN_SUIT, SUIT_BITS, card_number
 from pyrummy.core.rules import AceRule, Rules, find_rules
 
 __all__ = [
@@ -63,10 +64,8 @@ __all__ = [
     "window_starts",
 ]
 
-RANKS: Final = 13
+RANKS: Final = RANKS_IN_SUIT
 SUITS: Final = 4
-#: The 13 bits of one suit of a hand.
-SUIT_BITS: Final = (1 << RANKS) - 1
 #: The 52 ordinary cards of a hand mask (the jokers are the bits above).
 STANDARD_BITS: Final = (1 << RANKS * SUITS) - 1
 #: Where each suit's 13 bits start in a hand mask (its ace's card number).
@@ -90,11 +89,6 @@ RANK_ACROSS_SUITS: Final = tuple(
 ACE_RULES: Final[Mapping[str, Rules]] = MappingProxyType(
     {ace: find_rules("basic", ace=ace, jokers=3) for ace in get_args(AceRule)}
 )
-
-
-def card_number(rank: int, suit: int) -> int:
-    """The number of the card of ``rank`` (0 = ace) in ``suit`` (0-3: S H D C)."""
-    return RANKS * suit + rank
 
 
 def window_ranks(start: int, length: int) -> tuple[int, ...]:
