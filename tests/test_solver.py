@@ -15,6 +15,7 @@ from pyrummy.core.deal.families import GinFamily
 from pyrummy.core.errors import CardNotationError, IllegalActionError, RulesError
 from pyrummy.core.melds import InvalidMeldError, all_melds_in, check_meld
 from pyrummy.core.oracle import all_melds, exhaustive_solve, is_meld, oracle_deadwood
+from pyrummy.core.patterns import SUIT_BITS, SUIT_SHIFTS
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import (
     Arrangement,
@@ -347,3 +348,14 @@ def test_gin_knocks_are_the_cards_leaving_ten_or_less(hand: CardSet) -> None:
     knocks = GinFamily().knock_actions(hand.mask, hand.mask, rules)
     expected = [card for card in hand if deadwood(hand - CardSet([card]), rules) <= 10]
     assert [action.card for action in knocks] == expected, str(hand)
+
+
+def test_the_literal_suit_shifts_of_the_hot_paths_are_the_card_layout() -> None:
+    # deadwood_of_mask, deadwood_without_each, the gin knock check and the
+    # meld search split a hand with the literals 13, 26, 39 and 0x1FFF
+    # (constants: a global name costs each split ~5%); this pins them to the
+    # layout that cards.py declares (RANKS_IN_SUIT, SUIT_BITS).
+    assert SUIT_SHIFTS == (0, 13, 26, 39)
+    assert SUIT_BITS == 0x1FFF
+    seven_of_diamonds = Card("7D")
+    assert seven_of_diamonds.bit >> 26 & 0x1FFF == 1 << 6

@@ -20,15 +20,14 @@ import random
 from collections.abc import Iterable
 
 from pyrummy.core.actions import ActionKind
-from pyrummy.core.cards import Card
+from pyrummy.core.cards import RANKS_IN_SUIT, SUIT_BITS, Card, card_number
 from pyrummy.core.observation import Observation
+from pyrummy.core.patterns import RANK_ACROSS_SUITS, WITHOUT_CARD
 
 #: Likelihood of a sampled hand in which a passed-over card completes a meld.
 PASS_LIKELIHOOD = 0.1
 #: Sampled opponent hands per decision.
 DEFAULT_SAMPLES = 160
-_RANKS = 13
-_SUITS = 4
 
 
 def completes_meld(card_index: int, hand: int) -> bool:
@@ -36,24 +35,21 @@ def completes_meld(card_index: int, hand: int) -> bool:
 
     Ace low: no run wraps around the king.
 
-    >>> from pyrummy.core.cards import Card
+    >>> from pyrummy.core.cards import RANKS_IN_SUIT, SUIT_BITS, Card, card_number
     >>> hand = Card("7H").bit | Card("7S").bit
     >>> completes_meld(Card("7D").index, hand), completes_meld(Card("8H").index, hand)
     (True, False)
     >>> completes_meld(Card("8H").index, Card("9H").bit | Card("TH").bit)
     True
     """
-    suit, rank = divmod(card_index, _RANKS)
-    same_rank = 0
-    for other in range(_SUITS):
-        if other != suit and hand >> (other * _RANKS + rank) & 1:
-            same_rank += 1
-    if same_rank >= 2:
+    suit, rank = divmod(card_index, RANKS_IN_SUIT)
+    # Two other cards of its rank make a set.
+    if (hand & RANK_ACROSS_SUITS[rank] & WITHOUT_CARD[card_index]).bit_count() >= 2:
         return True
-    base = suit * _RANKS
+    pattern = hand >> card_number(0, suit) & SUIT_BITS  # the ranks held in its suit
 
     def held(r: int) -> bool:
-        return 0 <= r < _RANKS and bool(hand >> (base + r) & 1)
+        return 0 <= r < RANKS_IN_SUIT and bool(pattern >> r & 1)
 
     below, above = held(rank - 1), held(rank + 1)
     return (below and (above or held(rank - 2))) or (above and held(rank + 2))

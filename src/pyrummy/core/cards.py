@@ -83,6 +83,10 @@ class Rank(IntEnum):
 
 SUITS: Final = tuple(Suit)
 RANKS: Final = tuple(Rank)
+#: Ranks in a suit: card number ``RANKS_IN_SUIT * suit + rank`` (see :func:`card_number`).
+RANKS_IN_SUIT: Final = 13
+#: The bits of one suit of a hand mask (its 13-bit rank pattern).
+SUIT_BITS: Final = (1 << RANKS_IN_SUIT) - 1
 N_STANDARD: Final = 52
 N_JOKERS: Final = 3
 N_CARDS: Final = N_STANDARD + N_JOKERS
@@ -95,6 +99,15 @@ _SUIT_BY_TEXT: Final = (
     | {s.symbol: s for s in Suit}
     | {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
 )
+
+
+def card_number(rank: int, suit: int) -> int:
+    """The number of the card of ``rank`` (0 = ace) in ``suit`` (0-3: S H D C).
+
+    >>> card_number(6, 1)  # 7H
+    19
+    """
+    return RANKS_IN_SUIT * suit + rank
 
 
 class Card:
@@ -123,7 +136,7 @@ class Card:
             return parse_card(first)
         if second is None:
             raise CardNotationError("a card needs a rank and a suit")
-        return cls._interned[13 * int(second) + int(first)]
+        return cls._interned[card_number(int(first), int(second))]
 
     @classmethod
     def _make(cls, index: int) -> Card:
@@ -212,7 +225,7 @@ def parse_card(text: str) -> Card:
     suit = _SUIT_BY_TEXT.get(suit_text)
     if suit is None:
         raise CardNotationError(f"{token!r} is not a card: unknown suit {token[-1]!r}")
-    return ALL_CARDS[13 * suit + rank]
+    return ALL_CARDS[RANKS_IN_SUIT * suit + rank]
 
 
 def parse_card_list(text: str) -> list[Card]:
@@ -373,7 +386,7 @@ class CardSet(Set[Card]):
     # -- card-game helpers ----------------------------------------------------
     def suit_mask(self, suit: Suit) -> int:
         """The 13-bit rank pattern of one suit (bit r = rank r present)."""
-        return self.mask >> (13 * suit) & 0x1FFF
+        return self.mask >> (RANKS_IN_SUIT * suit) & SUIT_BITS
 
     @property
     def jokers(self) -> CardSet:
@@ -404,7 +417,7 @@ class CardSet(Set[Card]):
 # Every spelling parse_card reads, upper-cased, to its bit: a hand in plain
 # notation is read with one look-up per card.
 _BIT_BY_TOKEN: Final = {
-    rank_text + suit_text: 1 << (13 * suit + rank)
+    rank_text + suit_text: 1 << card_number(rank, suit)
     for rank_text, rank in _RANK_BY_TEXT.items()
     for suit_text, suit in _SUIT_BY_TEXT.items()
 } | {f"X{number}": 1 << (N_STANDARD + number - 1) for number in (1, 2, 3)}

@@ -35,10 +35,12 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Final, get_args
 
+from pyrummy.core.cards import RANKS_IN_SUIT, SUIT_BITS, card_number
 from pyrummy.core.rules import AceRule, Rules, find_rules
 
 __all__ = [
     "ACE_RULES",
+    "CARD_BITS",
     "MAX_RUN",
     "MAX_SET",
     "MIN_MELD",
@@ -48,6 +50,7 @@ __all__ = [
     "SUITS",
     "SUIT_BITS",
     "SUIT_SHIFTS",
+    "WITHOUT_CARD",
     "card_number",
     "card_numbers",
     "joker_runs_in_suit",
@@ -61,14 +64,17 @@ __all__ = [
     "window_starts",
 ]
 
-RANKS: Final = 13
+RANKS: Final = RANKS_IN_SUIT
 SUITS: Final = 4
-#: The 13 bits of one suit of a hand.
-SUIT_BITS: Final = (1 << RANKS) - 1
 #: The 52 ordinary cards of a hand mask (the jokers are the bits above).
 STANDARD_BITS: Final = (1 << RANKS * SUITS) - 1
 #: Where each suit's 13 bits start in a hand mask (its ace's card number).
 SUIT_SHIFTS: Final = tuple(RANKS * suit for suit in range(SUITS))
+#: ``1 << n`` for every card number ``n`` (jokers too): one shared int per
+#: card, so the deal's hot paths allocate no new int to name a card's bit.
+CARD_BITS: Final = tuple(1 << number for number in range(RANKS * SUITS + 3))
+#: ``~(1 << n)``: ``mask & WITHOUT_CARD[n]`` is ``mask`` without card ``n``.
+WITHOUT_CARD: Final = tuple(~bit for bit in CARD_BITS)
 MIN_MELD: Final = 3
 MAX_RUN: Final = RANKS
 MAX_SET: Final = SUITS
@@ -83,11 +89,6 @@ RANK_ACROSS_SUITS: Final = tuple(
 ACE_RULES: Final[Mapping[str, Rules]] = MappingProxyType(
     {ace: find_rules("basic", ace=ace, jokers=3) for ace in get_args(AceRule)}
 )
-
-
-def card_number(rank: int, suit: int) -> int:
-    """The number of the card of ``rank`` (0 = ace) in ``suit`` (0-3: S H D C)."""
-    return RANKS * suit + rank
 
 
 def window_ranks(start: int, length: int) -> tuple[int, ...]:

@@ -59,15 +59,21 @@ def rank_values(ace: str) -> tuple[int, ...]:
 
 @cache
 def pattern_values(ace: str) -> tuple[int, ...]:
-    """The value of the cards of each 13-bit suit pattern (built by doubling:
-    a fraction of a millisecond).
+    """The value of the cards of each 13-bit suit pattern.
+
+    Built by doubling, as bytes (the values stay under 100): the patterns
+    with a rank's bit are those without it, each plus the rank's value, one
+    ``bytes.translate`` per rank, so a fresh process's first floor does not
+    wait for 8,192 additions in Python.
 
     >>> pattern_values("low")[0b1000000000101]  # A, 3 and K
     14
     """
-    table = [0]
+    table = b"\0"
     for value in rank_values(ace):
-        table += [total + value for total in table]
+        # The translation adding ``value`` to a byte (sums stay under 256).
+        plus = bytes(range(value, 256)) + bytes(value)
+        table += table.translate(plus)
     return tuple(table)
 
 

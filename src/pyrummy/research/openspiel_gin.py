@@ -55,7 +55,7 @@ from pyrummy.core.actions import (
     Action,
     ActionKind,
 )
-from pyrummy.core.cards import ALL_CARDS, Card, CardSet
+from pyrummy.core.cards import ALL_CARDS, RANKS_IN_SUIT, Card, CardSet, card_number
 from pyrummy.core.observation import Observation
 from pyrummy.core.phases import Phase
 from pyrummy.core.rules import Rules, find_rules
@@ -76,12 +76,15 @@ _MAX_MELD: Final = 5
 
 def card_from_openspiel(number: int) -> Card:
     """Our card for OpenSpiel's card number."""
-    return ALL_CARDS[13 * _SUIT_MAP[number // 13] + number % 13]
+    # OpenSpiel numbers a card as we do, suit-major, only in its own suit order.
+    suit, rank = divmod(number, RANKS_IN_SUIT)
+    return ALL_CARDS[card_number(rank, _SUIT_MAP[suit])]
 
 
 def card_to_openspiel(card: Card) -> int:
     """OpenSpiel's number for our card."""
-    return 13 * _SUIT_MAP[card.index // 13] + card.index % 13
+    suit, rank = divmod(card.index, RANKS_IN_SUIT)
+    return card_number(rank, _SUIT_MAP[suit])
 
 
 def _cards(numbers: Sequence[int]) -> CardSet:

@@ -71,6 +71,7 @@ from pyrummy.core.deal.families import family_of
 from pyrummy.core.deal.state import PublicUndo, TableMeld, make_copier
 from pyrummy.core.deal.transitions import Transitions
 from pyrummy.core.errors import RulesError, RummyError
+from pyrummy.core.patterns import CARD_BITS
 from pyrummy.core.phases import EndReason
 from pyrummy.core.rules import Rules, find_rules
 
@@ -205,6 +206,7 @@ class Deal(Transitions):
         policy = self._policy = family_of(rules)
         self._space = action_space(rules)
         self._play_phase = policy.play_phase
+        self._wall_stock = rules.wall_cards if policy.wall else -1
         self._all_seven = policy.all_seven(rules, self.deal_number)
 
     def _deal_out(self, order: list[int]) -> None:
@@ -217,11 +219,11 @@ class Deal(Transitions):
             # players-th card from position offset.
             mask = 0
             for index in order[offset : size * players : players]:
-                mask |= 1 << index
+                mask |= CARD_BITS[index]
             hands[(starter + offset) % players] = mask
         position = size * players
         if rules.starter_extra_card:
-            self._hands[starter] |= 1 << order[position]
+            self._hands[starter] |= CARD_BITS[order[position]]
             position += 1
         self._pile = [order[position]]
         self._stock = order[position + 1 :][::-1]

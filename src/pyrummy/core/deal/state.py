@@ -16,7 +16,7 @@ The values are card numbers and masks (``1 << card.index``), not
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
@@ -180,9 +180,13 @@ class DealState:
     _space: ActionSpace = state_field("derived")
     _policy: FamilyPolicy = state_field("derived")
     _play_phase: Phase = state_field("derived")
+    # A discard leaving this many cards in the stock or fewer ends the deal
+    # (gin's wall; -1: no wall).
+    _wall_stock: int = state_field("derived")
     _all_seven: bool = state_field("derived")
-    # Caches: the legal actions, the cards that fit each table meld.
-    _legal: tuple[Action, ...] | None = state_field("cache", None)
+    # Caches: the legal actions (never changed once cached: copies share
+    # them), the cards that fit each table meld.
+    _legal: Sequence[Action] | None = state_field("cache", None)
     _table_fits: tuple[tuple[int, ...], tuple[int, ...]] | None = state_field("cache", None)
 
     def _derive(self) -> None:

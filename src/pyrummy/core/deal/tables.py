@@ -84,14 +84,16 @@ KNOCK_TABLES: Final = _tables(KNOCKS)
 def card_actions(tables: ActionTables, mask: int) -> tuple[Action, ...]:
     """The actions of ``tables`` for every card in ``mask``, in card order."""
     b0, b1, b2, b3, b4, b5, b6 = tables
+    # The mask's seven bytes read at once: no shifted copies of the mask.
+    raw = mask.to_bytes(7, "little")
     return (
-        b0[mask & 0xFF]
-        + b1[mask >> 8 & 0xFF]
-        + b2[mask >> 16 & 0xFF]
-        + b3[mask >> 24 & 0xFF]
-        + b4[mask >> 32 & 0xFF]
-        + b5[mask >> 40 & 0xFF]
-        + b6[mask >> 48]
+        *b0[raw[0]],
+        *b1[raw[1]],
+        *b2[raw[2]],
+        *b3[raw[3]],
+        *b4[raw[4]],
+        *b5[raw[5]],
+        *b6[raw[6]],
     )
 
 

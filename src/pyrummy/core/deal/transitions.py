@@ -17,6 +17,7 @@ from pyrummy.core.deal.meld_search import meld_of
 from pyrummy.core.deal.refusals import Refusals, illegal
 from pyrummy.core.deal.state import TableMeld, UndoSnapshot
 from pyrummy.core.melds import extend_meld, swap_joker
+from pyrummy.core.patterns import CARD_BITS, WITHOUT_CARD
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.settlement import (
     Settlement,
@@ -60,7 +61,7 @@ class Transitions(Refusals):
             raise illegal("action.not_your_turn", seat=str(self._seat))
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._generate()
+            legal = self._legal_cached()
         # Fast path: an action taken from legal_actions() (interned) is found
         # by identity, without the dataclass's slow equality.
         for candidate in legal:
@@ -80,11 +81,13 @@ class Transitions(Refusals):
         self.history.append((seat, action))
         self._legal = None
         kind = action.kind
-        # The two commonest kinds first, the rest by the dispatcher.
+        # The three commonest kinds first, the rest by the dispatcher.
         if kind is _KIND_DISCARD:
             self._discard(seat, action.cards[0].index)
         elif kind is _KIND_DRAW_STOCK:
             self._draw_stock(seat)
+        elif kind is _KIND_DRAW_DISCARD:
+            self._draw_discard(seat)
         else:
             self._do(seat, kind, action)
 
@@ -106,16 +109,16 @@ class Transitions(Refusals):
 
     def _draw_stock(self, seat: int) -> None:
         card = self._stock.pop()
-        self._hands[seat] |= 1 << card
+        self._hands[seat] |= CARD_BITS[card]
         if self._stock_public:
-            self._public[seat] |= 1 << card
+            self._public[seat] |= CARD_BITS[card]
         self._drawn = card
         self._undo.clear()
         self.phase = self._play_phase
 
     def _draw_discard(self, seat: int) -> None:
         card = self._pile.pop()
-        bit = 1 << card
+        bit = CARD_BITS[card]
         self._hands[seat] |= bit
         self._public[seat] |= bit
         self._taken_held[seat] |= bit
@@ -124,23 +127,38 @@ class Transitions(Refusals):
         self.phase = self._play_phase
 
     def _discard(self, seat: int, card: int) -> None:
-        bit = 1 << card
-        self._hands[seat] &= ~bit
-        if self._public[seat] & bit:  # taken discards are a part of the public cards
-            self._public[seat] &= ~bit
-            self._taken_held[seat] &= ~bit
+        without = WITHOUT_CARD[card]
+        hands = self._hands
+        hand = hands[seat] = hands[seat] & without
+        public = self._public
+        if public[seat] >> card & 1:  # taken discards are a part of the public cards
+            public[seat] &= without
+            self._taken_held[seat] &= without
         self._pile.append(card)
-        policy = self._policy
-        if policy.out_by_discard and not self._hands[seat]:
+        if not hand and self._policy.out_by_discard:
             self._go_out(seat)
             return
-        if policy.wall and len(self._stock) <= self.rules.wall_cards:
+        if len(self._stock) <= self._wall_stock:
             self._finish(EndReason.WALL, "draw")
             return
         if self._played_turn:
             self._played[seat] = True
         seat += 1
-        self._start_turn(seat if seat < self.players else 0)
+        if seat == self.players:
+            seat = 0
+        turn = self.turn + 1
+        if turn > self.rules.turn_cap or not self._stock:
+            self._start_turn(seat)
+            return
+        # _start_turn's usual case inlined (after every discard but the last).
+        self._seat = seat
+        self.turn = turn
+        self._drawn = self._taken = None
+        if self._undo:
+            self._undo.clear()
+        self._melds_turn = self._undos_turn = 0
+        self._played_turn = False
+        self.phase = _PHASE_DRAW
 
     def _knock(self, seat: int, card: int) -> None:
         self._hands[seat] &= ~(1 << card)
