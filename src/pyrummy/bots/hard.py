@@ -89,6 +89,7 @@ from pyrummy.bots.knock_equity import (
     estimate_draw,
     estimate_knock,
 )
+from pyrummy.bots.knock_model import ACTIVE_PRIOR, OpponentModel
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -118,6 +119,10 @@ DEFAULT_DRAW_SAMPLES = 600
 #: would have knocked a good one). At 2 players no better, so 0 there.
 DEFAULT_EQUITY_SELECTION = 3
 DEFAULT_EQUITY_SELECTION_AFTER = 1
+#: Knock rummy, 3+ players: the knock equity re-deals by the two-type
+#: opponent model (:mod:`pyrummy.bots.knock_model`) instead of the threshold
+#: prior and ``equity_selection`` (``opponent_model``).
+DEFAULT_OPPONENT_MODEL = False
 #: Knock rummy: share of the time budget the knock decision may spend.
 KNOCK_BUDGET_SHARE = 0.3
 #: Deadwood above which a knock-rummy knock is not weighed.
@@ -162,7 +167,11 @@ class HardBot:
     equity_selection)`` cards more and keeps its best hand (default None: 3 at
     3+ players, 0 at 2; ``equity_selection_after`` 1), only when its sampled
     knock threshold is at most ``equity_selection_up_to`` (default: always;
-    see :func:`~pyrummy.bots.knock_equity.estimate_knock`); gin: ``gin_wait_stock`` (stock size down to
+    see :func:`~pyrummy.bots.knock_equity.estimate_knock`); ``opponent_model``:
+    knock rummy, re-deal by the two-type :mod:`pyrummy.bots.knock_model`
+    (active seats that passed hold poor hands, passive ones selected hands;
+    default None: :data:`DEFAULT_OPPONENT_MODEL` at 3+ players; ``active_prior``:
+    its prior chance that an opponent is active); gin: ``gin_wait_stock`` (stock size down to
     which a small knock waits for gin), ``gin_feed_weight`` (deadwood a discard
     costs per unit of risk that the opponent takes it into a meld; 0: off) and
     ``infer_passes`` (the knock re-deals weighed by the opponent's passes),
@@ -199,6 +208,8 @@ class HardBot:
         equity_selection: int | None = None,
         equity_selection_after: int = DEFAULT_EQUITY_SELECTION_AFTER,
         equity_selection_up_to: int = THRESHOLD_PRIOR[0][0],
+        opponent_model: bool | None = None,
+        active_prior: float = ACTIVE_PRIOR,
         gin_reach_bonus: float = DEFAULT_GIN_REACH_BONUS,
         gin_knock_bonus: float = DEFAULT_GIN_KNOCK_BONUS,
         clock: Clock = time.perf_counter,
@@ -226,6 +237,8 @@ class HardBot:
         self.equity_selection = equity_selection
         self.equity_selection_after = equity_selection_after
         self.equity_selection_up_to = equity_selection_up_to
+        self.opponent_model = opponent_model
+        self.active_prior = active_prior
         self.gin_reach_bonus = gin_reach_bonus
         self.gin_knock_bonus = gin_knock_bonus
         self.knock_budget = (
@@ -370,12 +383,20 @@ class HardBot:
                 selection=self.selection_at(observation.players),
                 selection_after=self.equity_selection_after,
                 selection_up_to=self.equity_selection_up_to,
+                model=self.model_at(observation.players),
             )
             self.last_knock_samples = estimate.samples
             if estimate.now >= estimate.later:
                 return knock
         preferred = self.guide.choose_give_back(observation, discards, rules)
         return self.choose_discard(observation, discards, preferred, rules, started)
+
+    def model_at(self, players: int) -> OpponentModel | None:
+        """The knock equity's opponent model at this table size (None: the threshold prior)."""
+        use = self.opponent_model
+        if use is None:
+            use = DEFAULT_OPPONENT_MODEL and players > 2
+        return OpponentModel(active_prior=self.active_prior) if use else None
 
     def selection_at(self, players: int) -> int:
         """``equity_selection`` at this table size (its default when None)."""
