@@ -6,14 +6,18 @@ import itertools
 import random
 import statistics
 
+import pytest
+
 from pyrummy.bots import HardBot
 from pyrummy.bots.knock_equity import (
     HORIZON,
+    KnockEstimate,
     _history_of_opponents,
     _modelled_redeal,
     estimate_knock,
 )
 from pyrummy.bots.knock_model import ACTIVE_FIT, KnockFit, OpponentModel
+from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
@@ -171,3 +175,20 @@ def test_hard_uses_the_model_when_told_and_by_its_default_at_four_players() -> N
     model = told.model_at(4)
     assert model is not None and model.active_prior == 0.7
     assert HardBot(seed=1, rollouts=2, opponent_model=False).model_at(4) is None
+
+
+def test_equity_require_gain_waits_when_knocking_is_best_but_still_a_loss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Knocking now (-1) beats waiting (-5): hard knocks, unless told to knock only at a gain."""
+    deal = _after_passive_rounds(2, rounds=1)
+    seat = deal.current_seat
+    assert seat is not None
+    observation, legal = deal.observe(seat), deal.legal_actions()
+    monkeypatch.setattr(
+        "pyrummy.bots.hard.estimate_knock", lambda *args, **kwargs: KnockEstimate(-1.0, -5.0, 1)
+    )
+    plain = HardBot(seed=1, rollouts=2).choose(observation, legal)
+    careful = HardBot(seed=1, rollouts=2, equity_require_gain=True).choose(observation, legal)
+    assert plain.kind is ActionKind.KNOCK
+    assert careful.kind is ActionKind.DISCARD

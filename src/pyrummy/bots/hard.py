@@ -171,7 +171,8 @@ class HardBot:
     knock rummy, re-deal by the two-type :mod:`pyrummy.bots.knock_model`
     (active seats that passed hold poor hands, passive ones selected hands;
     default None: :data:`DEFAULT_OPPONENT_MODEL` at 3+ players; ``active_prior``:
-    its prior chance that an opponent is active); gin: ``gin_wait_stock`` (stock size down to
+    its prior chance that an opponent is active; ``equity_require_gain``: the
+    equity knocks only when knocking now is expected to win, as medium does); gin: ``gin_wait_stock`` (stock size down to
     which a small knock waits for gin), ``gin_feed_weight`` (deadwood a discard
     costs per unit of risk that the opponent takes it into a meld; 0: off) and
     ``infer_passes`` (the knock re-deals weighed by the opponent's passes),
@@ -210,6 +211,7 @@ class HardBot:
         equity_selection_up_to: int = THRESHOLD_PRIOR[0][0],
         opponent_model: bool | None = None,
         active_prior: float = ACTIVE_PRIOR,
+        equity_require_gain: bool = False,
         gin_reach_bonus: float = DEFAULT_GIN_REACH_BONUS,
         gin_knock_bonus: float = DEFAULT_GIN_KNOCK_BONUS,
         clock: Clock = time.perf_counter,
@@ -239,6 +241,7 @@ class HardBot:
         self.equity_selection_up_to = equity_selection_up_to
         self.opponent_model = opponent_model
         self.active_prior = active_prior
+        self.equity_require_gain = equity_require_gain
         self.gin_reach_bonus = gin_reach_bonus
         self.gin_knock_bonus = gin_knock_bonus
         self.knock_budget = (
@@ -386,7 +389,8 @@ class HardBot:
                 model=self.model_at(observation.players),
             )
             self.last_knock_samples = estimate.samples
-            if estimate.now >= estimate.later:
+            gains = estimate.now > 0 or not self.equity_require_gain
+            if estimate.now >= estimate.later and gains:
                 return knock
         preferred = self.guide.choose_give_back(observation, discards, rules)
         return self.choose_discard(observation, discards, preferred, rules, started)
