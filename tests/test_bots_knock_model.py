@@ -180,7 +180,7 @@ def test_hard_uses_the_model_when_told_and_by_its_default_at_four_players() -> N
 def test_equity_require_gain_waits_when_knocking_is_best_but_still_a_loss(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Knocking now (-1) beats waiting (-5): hard knocks, unless told to knock only at a gain."""
+    """Knocking now (-1) beats waiting (-5): hard knocks, unless it knocks only at a gain."""
     deal = _after_passive_rounds(2, rounds=1)
     seat = deal.current_seat
     assert seat is not None
@@ -188,7 +188,10 @@ def test_equity_require_gain_waits_when_knocking_is_best_but_still_a_loss(
     monkeypatch.setattr(
         "pyrummy.bots.hard.estimate_knock", lambda *args, **kwargs: KnockEstimate(-1.0, -5.0, 1)
     )
-    plain = HardBot(seed=1, rollouts=2).choose(observation, legal)
+    plain = HardBot(seed=1, rollouts=2, equity_require_gain=False).choose(observation, legal)
     careful = HardBot(seed=1, rollouts=2, equity_require_gain=True).choose(observation, legal)
     assert plain.kind is ActionKind.KNOCK
     assert careful.kind is ActionKind.DISCARD
+    # By default: at 3+ players only (this deal has 4).
+    assert HardBot(seed=1, rollouts=2).choose(observation, legal).kind is ActionKind.DISCARD
+    assert not HardBot(seed=1, rollouts=2).require_gain_at(2)
