@@ -11,11 +11,13 @@ value; rows by the most draws any opponent made. Diagnostic only: the bots
 never see the hidden hands.
 
     .venv/bin/python benchmarks/knock_calibration.py --opponent medium --deals 60 --selection 0 3
+    .venv/bin/python benchmarks/knock_calibration.py --opponent never-knock --deals 40 --selection 0 3 --model
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import random
 import statistics
 import sys
@@ -26,6 +28,7 @@ from bots import make_player
 from pyrummy.bots.hand import best_give_back
 from pyrummy.bots.hard import _an_opponent_passed
 from pyrummy.bots.knock_equity import _history_of_opponents, _outcome, estimate_knock
+from pyrummy.bots.knock_model import ACTIVE_PRIOR, OpponentModel
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import find_rules
@@ -42,7 +45,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--selection", type=int, nargs="+", default=[0, 3])
     parser.add_argument("--selection-after", type=int, default=0)
     parser.add_argument("--selection-up-to", type=int, default=1_000)
+    parser.add_argument(
+        "--model",
+        action="store_true",
+        help="also the two-type opponent model (pyrummy.bots.knock_model; row 'model')",
+    )
+    parser.add_argument(
+        "--hard-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a HardBot option for the hard seats, e.g. opponent_model=True (repeatable)",
+    )
+    parser.add_argument("--active-prior", type=float, default=ACTIVE_PRIOR)
     args = parser.parse_args(argv)
+    hard_options: dict[str, object] = {"rollouts": 16}
+    for option in args.hard_option:
+        name, _, value = option.partition("=")
+        hard_options[name] = ast.literal_eval(value)
+    # -1 stands for the opponent model in the rows.
+    variants = [*args.selection, *([-1] if args.model else [])]
     rules = find_rules("knock")
     players = args.players
     # (selection, most draws) -> (estimate, truth) per decision
@@ -52,9 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for parity in (0, 1):
             deal = new_deal("knock", players=players, seed=deal_seed, dealer=0)
             names = ["hard" if s % 2 == parity else args.opponent for s in range(players)]
-            options: dict[str, object] = {"rollouts": 16}
             bots = [
-                make_player(name, deal_seed * players + s, options if name == "hard" else {})
+                make_player(name, deal_seed * players + s, hard_options if name == "hard" else {})
                 for s, name in enumerate(names)
             ]
             while not deal.is_over:
@@ -75,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     deadwoods = tuple(deadwood_of_mask(h, rules.ace) for h in hands)
                     truth = _outcome(deadwoods, seat, seat, rules)
                     most = min(4, max(o.draws for o in seen))
-                    for selection in args.selection:
+                    for selection in variants:
                         estimate = estimate_knock(
                             observation,
                             rules,
@@ -87,20 +108,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                             selection=selection,
                             selection_after=args.selection_after,
                             selection_up_to=args.selection_up_to,
+                            model=OpponentModel(active_prior=args.active_prior)
+                            if selection < 0
+                            else None,
                         )
                         rows[selection, most].append((estimate.now, truth))
                 deal.apply(bots[seat].choose(observation, legal))
     print(
         f"hard v {args.opponent}, {players} players, {args.deals} deals x 2 seatings, "
         f"seed {args.seed}, selection_after {args.selection_after}, "
-        f"selection_up_to {args.selection_up_to}"
+        f"selection_up_to {args.selection_up_to}, active_prior {args.active_prior}, "
+        f"hard {hard_options}"
     )
     print(f"{'selection':>9} {'draws':>5} {'n':>5} {'estimate':>9} {'truth':>8} {'bias':>7}")
     for (selection, most), values in sorted(rows.items()):
         estimate_mean = statistics.fmean(v[0] for v in values)
         truth_mean = statistics.fmean(v[1] for v in values)
         print(
-            f"{selection:>9} {most:>5} {len(values):>5} {estimate_mean:>+9.2f} "
+            f"{'model' if selection < 0 else selection:>9} {most:>5} {len(values):>5} {estimate_mean:>+9.2f} "
             f"{truth_mean:>+8.2f} {estimate_mean - truth_mean:>+7.2f}"
         )
     return 0

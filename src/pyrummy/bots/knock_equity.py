@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pyrummy.bots.knock_model import OpponentModel
 from pyrummy.bots.medium import net_for, relative_outcome
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.observation import Observation
@@ -188,6 +189,77 @@ def _sample_threshold(rng: random.Random) -> int:
     return THRESHOLD_PRIOR[-1][0]
 
 
+def _meld_pass_weight(opponent: _Seen, mask: int, ace: str) -> float:
+    """:data:`MELD_PASS_LIKELIHOOD` when the top discard the opponent drew over
+    would have completed a meld in ``mask`` (or cut its deadwood by more than 5)."""
+    top = opponent.passed_over
+    if top and not mask & top:
+        taken, _ = best_discards_of_mask(mask | top, ace, keep=top)
+        if taken == 0 or taken < deadwood_of_mask(mask, ace) - 5:
+            return MELD_PASS_LIKELIHOOD
+    return 1.0
+
+
+def _modelled_redeal(
+    model: OpponentModel,
+    opponents: Sequence[_Seen],
+    missing: Sequence[int],
+    pool: Sequence[int],
+    draws_wanted: int,
+    players: int,
+    ace: str,
+    rng: random.Random,
+) -> tuple[list[int], list[tuple[int, ...]], float, list[int]]:
+    """One re-deal by the two-type opponent model: hands, per-round knock
+    thresholds, the sample's weight and the stock cards (bits) to draw from.
+
+    Each opponent's type is drawn from its posterior after its passes; an
+    active seat that passed is dealt hands until one passes the fitted knock
+    test (at most ``model.tries``; else the least likely to knock of them), a
+    passive seat keeps the best hand of ``min(draws, passive_selection)``
+    extra cards.
+    """
+    hands = [0] * players
+    thresholds: list[tuple[int, ...]] = [(-1,) * HORIZON] * players
+    weight = 1.0
+    free = list(pool)
+    spare = len(free) - sum(missing)
+    for opponent, count in zip(opponents, missing, strict=True):
+        active = rng.random() < model.active_posterior(opponent.draws)
+        selection = model.active_selection if active else model.passive_selection
+        extra = max(0, min(opponent.draws, selection, spare))
+        spare -= extra
+        best_mask, best_chance = 0, 2.0
+        tries = model.tries if active and opponent.passed_knock else 1
+        for _ in range(tries):
+            mask = opponent.known
+            picked = rng.sample(range(len(free)), count + extra) if count + extra else []
+            for position in picked:
+                mask |= 1 << free[position]
+            if extra:
+                mask = _select_hand(mask, opponent.known, extra, ace)
+            if tries == 1:
+                best_mask = mask
+                break
+            chance = model.knock_chance(deadwood_of_mask(mask, ace), opponent.draws)
+            if chance < best_chance:
+                best_mask, best_chance = mask, chance
+            if rng.random() >= chance:  # it passes with this hand
+                best_mask = mask
+                break
+        hands[opponent.seat] = best_mask
+        free = [index for index in free if not best_mask >> index & 1]
+        if active:
+            turn = opponent.draws + 1
+            thresholds[opponent.seat] = tuple(
+                model.knock_threshold(turn + step) for step in range(HORIZON)
+            )
+        weight *= _meld_pass_weight(opponent, best_mask, ace)
+    stock_count = min(draws_wanted, len(free))
+    stock = [1 << index for index in rng.sample(free, stock_count)]
+    return hands, thresholds, weight, stock
+
+
 def estimate_knock(
     observation: Observation,
     rules: Rules,
@@ -201,6 +273,7 @@ def estimate_knock(
     selection: int = 0,
     selection_after: int = 0,
     selection_up_to: int = THRESHOLD_PRIOR[0][0],
+    model: OpponentModel | None = None,
 ) -> KnockEstimate:
     """Weighted mean outcome for this seat of knocking now with ``knock_card``
     (a bit) and of discarding it face up and knocking after one round.
@@ -215,6 +288,9 @@ def estimate_knock(
     ``selection_after`` draws do not count (``t - selection_after`` instead).
     Only an opponent whose sampled knock threshold is at most
     ``selection_up_to`` (default: every one) is selected.
+
+    ``model``: re-deal by the two-type :class:`~pyrummy.bots.knock_model.OpponentModel`
+    instead (the threshold prior and ``selection*`` are then not used).
     """
     me = observation.seat
     assert me is not None
@@ -234,19 +310,41 @@ def estimate_knock(
     order = [(me + step) % players for step in range(1, players)]
     now_total = weight_total = 0.0
     later_totals = [0.0] * len(WAIT_PLANS)
+
+    def _add_sample(
+        hands: list[int], thresholds: Sequence[Sequence[int]], weight: float, stock: list[int]
+    ) -> None:
+        nonlocal now_total, weight_total
+        deadwoods = tuple(
+            deadwood_of_mask(h, ace) if s != me else my_deadwood for s, h in enumerate(hands)
+        )
+        now = _outcome(deadwoods, me, me, rules)
+        later = _wait_outcomes(hands, thresholds, order, knock_card, stock, me, ace, rules)
+        now_total += weight * now
+        for index, value in enumerate(later):
+            later_totals[index] += weight * value
+        weight_total += weight
+
     done = 0
     while done < max_samples:
         if done >= min_samples and clock() > deadline:
             break
         done += 1
+        if model is not None:
+            hands, thresholds, weight, stock = _modelled_redeal(
+                model, opponents, missing, pool, draws_wanted, players, ace, rng
+            )
+            hands[me] = hand
+            _add_sample(hands, thresholds, weight, stock)
+            continue
         chosen = rng.sample(pool, needed + draws_wanted)
         hands = [0] * players
-        thresholds = [0] * players
+        thresholds = [(0,) * HORIZON] * players
         weight = 1.0
         cursor = 0
         for opponent, count, extra in zip(opponents, missing, extras, strict=True):
             threshold = _sample_threshold(rng)
-            thresholds[opponent.seat] = threshold
+            thresholds[opponent.seat] = (threshold,) * HORIZON
             # Only a passive seat's hand is selected (``selection_up_to``): an
             # active seat that passed with a good hand would have knocked.
             selected = extra if threshold <= selection_up_to else 0
@@ -259,22 +357,10 @@ def estimate_knock(
             hands[opponent.seat] = mask
             if opponent.passed_knock and deadwood_of_mask(mask, ace) <= threshold:
                 weight *= KNOCK_PASS_LIKELIHOOD
-            top = opponent.passed_over
-            if top and not mask & top:
-                taken, _ = best_discards_of_mask(mask | top, ace, keep=top)
-                if taken == 0 or taken < deadwood_of_mask(mask, ace) - 5:
-                    weight *= MELD_PASS_LIKELIHOOD
+            weight *= _meld_pass_weight(opponent, mask, ace)
         stock = [1 << index for index in chosen[cursor:]]
         hands[me] = hand
-        deadwoods = tuple(
-            deadwood_of_mask(h, ace) if s != me else my_deadwood for s, h in enumerate(hands)
-        )
-        now = _outcome(deadwoods, me, me, rules)
-        later = _wait_outcomes(hands, thresholds, order, knock_card, stock, me, ace, rules)
-        now_total += weight * now
-        for index, value in enumerate(later):
-            later_totals[index] += weight * value
-        weight_total += weight
+        _add_sample(hands, thresholds, weight, stock)
     if weight_total <= 0:
         return KnockEstimate(0.0, 0.0, done)
     return KnockEstimate(now_total / weight_total, max(later_totals) / weight_total, done)
@@ -282,7 +368,7 @@ def estimate_knock(
 
 def _wait_outcomes(
     hands: list[int],
-    thresholds: Sequence[int],
+    thresholds: Sequence[Sequence[int]],
     order: Sequence[int],
     discard: int,
     stock: list[int],
@@ -293,7 +379,8 @@ def _wait_outcomes(
     """This seat's outcome of waiting, per plan of :data:`WAIT_PLANS`.
 
     The play up to this seat's knock does not depend on when it knocks, so
-    one trajectory of :data:`HORIZON` rounds serves every plan: plan ``t``
+    one trajectory of :data:`HORIZON` rounds serves every plan (``thresholds``:
+    per seat, its knock threshold in each round; -1 never): plan ``t``
     knocks at the first later turn with deadwood ``t`` or less (at the last
     round in any case), unless an opponent knocks first.
     """
@@ -310,7 +397,8 @@ def _wait_outcomes(
                 next_stock += 1
             left, given = _give_back(held, ace, keep)
             hands[seat] = held & ~given
-            if thresholds[seat] >= 0 and left <= thresholds[seat]:
+            threshold = thresholds[seat][round_number]
+            if threshold >= 0 and left <= threshold:
                 value = _outcome(_deadwoods(hands, ace), seat, me, rules)
                 return [value if r is None else r for r in results]
             top = given

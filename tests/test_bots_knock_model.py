@@ -1,0 +1,197 @@
+"""Knock rummy: the two-type opponent model (active seats that passed hold poor hands)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+
+import pytest
+
+from pyrummy.bots import HardBot
+from pyrummy.bots.knock_equity import (
+    HORIZON,
+    KnockEstimate,
+    _history_of_opponents,
+    _modelled_redeal,
+    estimate_knock,
+)
+from pyrummy.bots.knock_model import ACTIVE_FIT, KnockFit, OpponentModel
+from pyrummy.core.actions import ActionKind
+from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.observation import Observation
+from pyrummy.core.rules import find_rules
+from pyrummy.core.sampling import sample_deal
+from pyrummy.core.solver import deadwood_of_mask
+
+
+def _after_passive_rounds(seed: int, rounds: int, players: int = 4) -> Deal:
+    """Every seat drew from the stock and gave back its highest card ``rounds`` times;
+    the seat to play has drawn and is to give back."""
+    deal = new_deal("knock", players=players, seed=seed, dealer=0)
+    for _ in range(rounds * players):
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply("draw stock")
+        give = max(deal.hands(seat), key=lambda c: c.index)
+        deal.apply(f"discard {give}")
+    deal.apply("draw stock")
+    return deal
+
+
+def _redeals(
+    observation: Observation, model: OpponentModel, count: int, seed: int
+) -> list[tuple[list[int], list[tuple[int, ...]], float, list[int]]]:
+    me = observation.seat
+    assert me is not None
+    opponents = _history_of_opponents(observation, me)
+    pool = [card.index for card in observation.unseen_cards()]
+    missing = [observation.hand_sizes[o.seat] - o.known.bit_count() for o in opponents]
+    rng = random.Random(seed)
+    return [
+        _modelled_redeal(model, opponents, missing, pool, 12, observation.players, "low", rng)
+        for _ in range(count)
+    ]
+
+
+def test_each_pass_makes_a_seat_look_more_passive() -> None:
+    model = OpponentModel(active_prior=0.8)
+    chances = [model.active_posterior(passes) for passes in range(5)]
+    assert chances[0] == 0.8
+    assert all(later < earlier for earlier, later in itertools.pairwise(chances))
+    # A seat that never passes at all (rate 1) tells nothing; one that always knocks can't pass.
+    sure = OpponentModel(fits=(KnockFit(30.0, 2.0, 1.0),), active_prior=0.3)
+    assert sure.active_posterior(4) == 0.3
+    never = OpponentModel(fits=(KnockFit(30.0, 2.0, 0.0),), active_prior=0.9)
+    assert never.active_posterior(1) == 0.0
+
+
+def test_the_knock_chance_is_a_half_at_the_fitted_threshold_and_falls_with_deadwood() -> None:
+    model = OpponentModel()
+    first = ACTIVE_FIT[0]
+    assert abs(model.knock_chance(int(first.threshold), 1) - 0.5) < 0.1
+    chances = [model.knock_chance(deadwood, 1) for deadwood in range(0, 80, 5)]
+    assert chances == sorted(chances, reverse=True)
+    # Turns past the fitted rows use the last row.
+    assert model.knock_chance(20, 9) == model.knock_chance(20, len(ACTIVE_FIT))
+
+
+def test_a_re_deal_keeps_the_known_cards_and_deals_every_card_once() -> None:
+    for seed in range(4):
+        deal = _after_passive_rounds(seed, rounds=2)
+        observation = deal.observe(deal.current_seat or 0)
+        me = observation.seat
+        assert me is not None
+        for hands, thresholds, weight, stock in _redeals(observation, OpponentModel(), 20, seed):
+            assert 0 < weight <= 1
+            seen = observation.hand.mask
+            used = 0
+            for seat, hand in enumerate(hands):
+                if seat == me:
+                    continue
+                assert hand & observation.known_cards[seat].mask == (
+                    observation.known_cards[seat].mask
+                )
+                assert hand.bit_count() == observation.hand_sizes[seat]
+                assert not hand & (used | seen)
+                used |= hand
+                assert len(thresholds[seat]) == HORIZON
+            bits = 0
+            for card in stock:
+                assert not card & (used | seen | bits)
+                bits |= card
+
+
+def test_an_active_seat_that_passed_is_re_dealt_a_poor_hand_a_passive_one_a_good_hand() -> None:
+    means = {}
+    for prior in (0.0, 1.0):
+        deadwoods = []
+        for seed in range(5):
+            deal = _after_passive_rounds(seed, rounds=1)
+            observation = deal.observe(deal.current_seat or 0)
+            for hands, thresholds, _, _ in _redeals(
+                observation, OpponentModel(active_prior=prior), 40, seed
+            ):
+                for seat, hand in enumerate(hands):
+                    if seat != observation.seat:
+                        deadwoods.append(deadwood_of_mask(hand, "low"))
+                        # A passive seat never knocks in the rollouts; an active one does.
+                        assert (thresholds[seat][0] >= 0) is (prior == 1.0)
+        means[prior] = statistics.fmean(deadwoods)
+    # Active: it would have knocked at about 36 or less (the fit), so it holds more.
+    assert means[1.0] > ACTIVE_FIT[0].threshold
+    assert means[1.0] > means[0.0] + 5
+
+
+def test_against_active_seats_knocking_now_is_worth_more_than_against_passive_ones() -> None:
+    rules = find_rules("knock")
+    gains = []
+    for seed in range(6):
+        deal = _after_passive_rounds(seed, rounds=1)
+        observation = deal.observe(deal.current_seat or 0)
+        card = max(observation.hand, key=lambda c: c.index).bit
+        active, passive = (
+            estimate_knock(
+                observation,
+                rules,
+                card,
+                random.Random(seed),
+                0.0,
+                lambda: 1.0,
+                min_samples=200,
+                model=OpponentModel(active_prior=prior),
+            )
+            for prior in (1.0, 0.0)
+        )
+        assert active.samples == passive.samples == 200
+        gains.append(active.now - passive.now)
+    assert statistics.fmean(gains) > 3.0
+
+
+def test_hard_with_the_model_decides_only_on_what_the_seat_sees() -> None:
+    rng = random.Random(8)
+    checked = 0
+    for seed in range(6):
+        deal = new_deal("knock", players=4, seed=seed, dealer=0)
+        while not deal.is_over and checked < 40:
+            seat = deal.current_seat
+            assert seat is not None
+            seen = deal.observe(seat)
+            other = sample_deal(seen, rng)
+
+            def bot() -> HardBot:
+                return HardBot(seed=3, rollouts=2, equity_samples=30, opponent_model=True)
+
+            first = bot().choose(seen, deal.legal_actions())
+            again = bot().choose(other.observe(seat), other.legal_actions())
+            assert first == again
+            deal.apply(first)
+            checked += 1
+    assert checked >= 20
+
+
+def test_hard_uses_the_model_when_told_and_by_its_default_at_four_players() -> None:
+    told = HardBot(seed=1, rollouts=2, opponent_model=True, active_prior=0.7)
+    model = told.model_at(4)
+    assert model is not None and model.active_prior == 0.7
+    assert HardBot(seed=1, rollouts=2, opponent_model=False).model_at(4) is None
+
+
+def test_equity_require_gain_waits_when_knocking_is_best_but_still_a_loss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Knocking now (-1) beats waiting (-5): hard knocks, unless it knocks only at a gain."""
+    deal = _after_passive_rounds(2, rounds=1)
+    seat = deal.current_seat
+    assert seat is not None
+    observation, legal = deal.observe(seat), deal.legal_actions()
+    monkeypatch.setattr(
+        "pyrummy.bots.hard.estimate_knock", lambda *args, **kwargs: KnockEstimate(-1.0, -5.0, 1)
+    )
+    plain = HardBot(seed=1, rollouts=2, equity_require_gain=False).choose(observation, legal)
+    careful = HardBot(seed=1, rollouts=2, equity_require_gain=True).choose(observation, legal)
+    assert plain.kind is ActionKind.KNOCK
+    assert careful.kind is ActionKind.DISCARD
+    # By default: at 3+ players only (this deal has 4).
+    assert HardBot(seed=1, rollouts=2).choose(observation, legal).kind is ActionKind.DISCARD
+    assert not HardBot(seed=1, rollouts=2).require_gain_at(2)
