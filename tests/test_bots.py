@@ -382,9 +382,10 @@ def test_hard_waits_for_gin_with_a_tiny_knock_early_in_the_deal() -> None:
     deal = dealt_after_draw("gin", "7H 8H 9H 2C 3C 4C 5S 6S 7S AD", "KS")
     observation, legal = deal.observe(0), deal.legal_actions()
     assert observation.stock_count >= 14
-    waiting = HardBot(seed=1, rollouts=2, knock_samples=4)
+    # The wait_for_gin rule, used when the knock-or-hold re-deals are off.
+    waiting = HardBot(seed=1, rollouts=2, knock_samples=4, gin_hold_samples=0)
     assert str(waiting.choose(observation, legal)) == "discard KS"  # 1 deadwood: wait for gin
-    eager = HardBot(seed=1, rollouts=2, knock_samples=4, wait_for_gin=0)
+    eager = HardBot(seed=1, rollouts=2, knock_samples=4, wait_for_gin=0, gin_hold_samples=0)
     assert str(eager.choose(observation, legal)) == "knock KS"
 
 

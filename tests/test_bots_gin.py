@@ -172,7 +172,8 @@ def test_hard_waits_for_gin_only_while_the_stock_is_long_enough() -> None:
         [*(parse_action(f"discard {c}") for c in CardSet(hand)), parse_action("knock KS")]
     )
     assert view.stock_count < 40
-    waiting = HardBot(seed=1, rollouts=2, knock_samples=4)
+    # The wait_for_gin rule, used when the knock-or-hold re-deals are off.
+    waiting = HardBot(seed=1, rollouts=2, knock_samples=4, gin_hold_samples=0)
     assert str(waiting.choose(view, legal)) == "discard KS"  # deadwood 1 left: wait for gin
-    late = HardBot(seed=1, rollouts=2, knock_samples=4, gin_wait_stock=40)
+    late = HardBot(seed=1, rollouts=2, knock_samples=4, gin_wait_stock=40, gin_hold_samples=0)
     assert str(late.choose(view, legal)) == "knock KS"

@@ -1,0 +1,361 @@
+"""Gin: knock now or hold on, judged on sampled deals played out on card masks.
+
+When a knock is legal the hard bot may knock now, or give the knock card
+back face up and play on. :func:`hold_values` re-deals what the seat cannot
+see (the opponent's unknown cards and the stock order, consistent with the
+observation) and, on each re-deal, compares with common random numbers:
+
+- ``now``: the exact gin settlement of knocking now (:func:`knock_net`, a
+  mask version of :func:`pyrummy.core.settlement.settle` for two hands);
+- ``next``: play on and knock at the next legal chance;
+- ``gin``: play on and hold out for gin while the stock holds at least
+  ``wait_stock`` cards, then knock at the next legal chance.
+
+Both seats play the rest of a re-deal by one fast policy: take the up-card when it goes into a meld or allows a
+knock, give back the highest card among those leaving the least deadwood;
+the opponent knocks as soon as it may (the usual gin habit, and what every
+knock decision of ours assumes of the others). A re-deal in which the
+opponent's hand could have knocked at its last give-back but did not is
+weighed ``pass_likelihood`` (that habit, read backwards).
+
+Pure mask arithmetic on :func:`~pyrummy.core.solver.deadwood_of_mask`
+(microseconds a call): one re-deal, its settlement and two play-outs cost
+well under a millisecond, so the decision samples on a deadline (anytime).
+
+>>> from pyrummy.core.cards import CardSet
+>>> from pyrummy.core.rules import find_rules
+>>> rules = find_rules("gin", gin_bonus=25, undercut_bonus=25, layoff_on_gin=False)
+>>> knocker = CardSet("2S 3S 4S 7H 7D 7C 9C TC JC 3D").mask    # 3 deadwood
+>>> knock_net(knocker, CardSet("5S 6S 7S KH KD 8H 8D QC QS 2D").mask, rules)  # QC laid off: 48 - 3
+45
+>>> knock_net(knocker, CardSet("AH AD AC 2H 2D 2C 5H 5D 5C 3H").mask, rules)  # undercut: 3 v 3
+-25
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from pyrummy.core.actions import ActionKind
+from pyrummy.core.cards import CardSet
+from pyrummy.core.observation import Observation
+from pyrummy.core.patterns import SUIT_BITS
+from pyrummy.core.rules import Rules
+from pyrummy.core.solver import all_best_arrangements, best_discards_of_mask, deadwood_of_mask
+from pyrummy.core.suit_tables import card_values
+
+#: Likelihood of a re-deal in which the opponent could have knocked at its
+#: last give-back and did not (gin players knock when they may).
+DEFAULT_PASS_LIKELIHOOD = 0.2
+#: Most cards an opponent that drew from the stock is taken to have chosen its
+#: unknown cards from (it keeps the best of ``missing + extra`` random cards,
+#: ``extra`` its stock draws up to this). Measured against OpenSpiel's repaired
+#: bot (``benchmarks/gin_hold_calibration.py --hands 150``, 75 knock
+#: decisions): the true mean value of knocking now is +11.1; uniform re-deals
+#: (0) estimate +40.1, 3 give +22.7, 10 give +8.1; in play 10 was best (1,000
+#: hands, see :mod:`pyrummy.bots.hard`).
+DEFAULT_SELECTION = 10
+#: Re-deals a decision makes even when its deadline has passed.
+MIN_SAMPLES = 8
+_RANKS = 13
+
+
+@dataclass(frozen=True)
+class HoldValues:
+    """Mean points for this seat of knocking now and of the two ways of playing on."""
+
+    now: float
+    next: float
+    gin: float
+    samples: int
+
+
+def _rank_mask(index: int) -> int:
+    rank = index % _RANKS
+    return sum(1 << (suit * _RANKS + rank) for suit in range(4))
+
+
+def _layoff_options(meld: int, defender: int) -> list[int]:
+    """Masks of defender cards that can be laid off on ``meld`` together (0 first)."""
+    low = (meld & -meld).bit_length() - 1
+    if meld & _rank_mask(low) == meld:  # a set: its missing cards, one at a time
+        missing = _rank_mask(low) & ~meld & defender
+        options = [0]
+        while missing:
+            bit = missing & -missing
+            missing ^= bit
+            options.append(bit)
+        return options
+    high = meld.bit_length() - 1
+    suit_base = low - low % _RANKS
+    down = [0]
+    chain = 0
+    for index in range(low - 1, suit_base - 1, -1):
+        if not defender >> index & 1:
+            break
+        chain |= 1 << index
+        down.append(chain)
+    up = [0]
+    chain = 0
+    for index in range(high + 1, suit_base + _RANKS):
+        if not defender >> index & 1:
+            break
+        chain |= 1 << index
+        up.append(chain)
+    return [d | u for d in down for u in up]
+
+
+def _defender_deadwood(melds: Sequence[int], defender: int, ace: str) -> int:
+    """The defender's least deadwood after laying off on these melds (chosen with its own melds)."""
+    best = deadwood_of_mask(defender, ace)
+    options = [_layoff_options(meld, defender) for meld in melds]
+    options = [o for o in options if len(o) > 1]
+    if not options:
+        return best
+    for choice in product(*options):
+        used = 0
+        clash = False
+        for part in choice:
+            if used & part:
+                clash = True
+                break
+            used |= part
+        if clash or not used:
+            continue
+        value = deadwood_of_mask(defender & ~used, ace)
+        if value < best:
+            best = value
+    return best
+
+
+def _reach(knocker: int) -> int:
+    """Cards that could be laid off on some meld of ``knocker`` (a superset)."""
+    reach = 0
+    for shift in (0, 13, 26, 39):
+        pattern = knocker >> shift & SUIT_BITS
+        reach |= ((pattern << 1 | pattern >> 1) & SUIT_BITS & ~pattern) << shift
+    s = knocker & SUIT_BITS
+    h = knocker >> 13 & SUIT_BITS
+    d = knocker >> 26 & SUIT_BITS
+    c = knocker >> 39 & SUIT_BITS
+    three = (s & h & (d | c)) | ((s | h) & d & c)
+    return reach | three | three << 13 | three << 26 | three << 39
+
+
+class _Arrangements:
+    """The knocker's meld masks of every least-deadwood arrangement, remembered by hand."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.found: dict[int, list[tuple[int, ...]]] = {}
+
+    def __call__(self, hand: int) -> list[tuple[int, ...]]:
+        melds = self.found.get(hand)
+        if melds is None:
+            melds = [
+                tuple(m.mask for m in a.melds)
+                for a in all_best_arrangements(CardSet(hand), self.rules)
+            ]
+            self.found[hand] = melds
+        return melds
+
+
+def knock_net(
+    knocker: int,
+    defender: int,
+    rules: Rules,
+    arrangements: Callable[[int], list[tuple[int, ...]]] | None = None,
+) -> int:
+    """The knocker's points less the defender's when these two hands (masks) go down in gin.
+
+    Hands without the knock card. The same figure as ``net[0] - net[1]`` of
+    ``settle([knocker, defender], 0, rules)`` (the knocker picks the
+    arrangement its defender lays off least on): the gin bonus plus the
+    defender's deadwood, the difference, or minus the difference and the
+    undercut bonus.
+    """
+    ace = rules.ace
+    own = deadwood_of_mask(knocker, ace)
+    if (own == 0 and not rules.layoff_on_gin) or not defender & _reach(knocker):
+        theirs = deadwood_of_mask(defender, ace)
+    else:
+        find = arrangements or _Arrangements(rules)
+        theirs = max(_defender_deadwood(melds, defender, ace) for melds in find(knocker))
+    if own == 0:
+        return rules.gin_bonus + theirs
+    if theirs <= own:
+        return -(own - theirs + rules.undercut_bonus)
+    return theirs - own
+
+
+# -- play-outs ----------------------------------------------------------------------
+
+
+class _Play:
+    """Both seats' play-out policy under fixed rules (the knock thresholds vary)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.ace = rules.ace
+        self.values = card_values(rules.ace)
+        self.arrangements = _Arrangements(rules)
+
+    def turn(self, hand: int, up: int, stock: list[int], knock_at: int) -> tuple[int, int, bool]:
+        """One turn: (the 10 cards kept, the card given back, knocked?).
+
+        ``knock_at``: the deadwood at or below which this seat knocks (gin: 0;
+        -1 never). Draws from the end of ``stock``.
+        """
+        ace = self.ace
+        limit = self.rules.knock_limit
+        now = deadwood_of_mask(hand, ace)
+        taken = 0
+        if up:
+            with_up = deadwood_of_mask(hand | up, ace)
+            if with_up < now + self.values[up.bit_length() - 1]:
+                taken = up
+            else:
+                after, _ = best_discards_of_mask(hand | up, ace, keep=up)
+                if after <= limit:
+                    taken = up
+        drawn = taken or 1 << stock.pop()
+        full = hand | drawn
+        value, tied = best_discards_of_mask(full, ace, keep=taken)
+        card = 1 << (_highest_value(tied, self.values))
+        return full & ~card, card, value <= knock_at
+
+    def play_out(
+        self,
+        mine: int,
+        theirs: int,
+        up: int,
+        stock: list[int],
+        plan: int,
+        wait_stock: int,
+    ) -> int:
+        """My points when the opponent moves next, after I gave back ``up``.
+
+        ``plan`` 1: I knock at my next legal chance; 2: I hold out for gin
+        while the stock holds ``wait_stock`` cards or more.
+        """
+        rules = self.rules
+        limit = rules.knock_limit
+        wall = rules.wall_cards
+        while len(stock) > wall:
+            theirs, up, knocked = self.turn(theirs, up, stock, limit)
+            if knocked:
+                return -knock_net(theirs, mine, rules, self.arrangements)
+            if len(stock) <= wall:
+                return 0
+            knock_at = limit if plan == 1 or len(stock) - 1 < wait_stock else 0
+            mine, up, knocked = self.turn(mine, up, stock, knock_at)
+            if knocked:
+                return knock_net(mine, theirs, rules, self.arrangements)
+        return 0
+
+
+def _highest_value(cards: int, values: Sequence[int]) -> int:
+    """The index of the highest-valued card in ``cards`` (the highest index among ties)."""
+    best = -1
+    best_key = (-1, -1)
+    while cards:
+        bit = cards & -cards
+        cards ^= bit
+        index = bit.bit_length() - 1
+        key = (values[index], index % _RANKS)
+        if key > best_key:
+            best, best_key = index, key
+    return best
+
+
+def _stock_draws(observation: Observation, seat: int) -> int:
+    """How many cards ``seat`` has drawn from the stock in this deal."""
+    return sum(
+        1
+        for actor, action in observation.history
+        if actor == seat and action.kind is ActionKind.DRAW_STOCK
+    )
+
+
+def _selected_hand(hand: int, extra: int, known: int, play: _Play) -> tuple[int, list[int]]:
+    """``hand`` less ``extra`` cards given back the play-out's way (never a ``known`` card)."""
+    dropped = []
+    for _ in range(extra):
+        _, tied = best_discards_of_mask(hand, play.ace, keep=known)
+        index = _highest_value(tied, play.values)
+        hand &= ~(1 << index)
+        dropped.append(index)
+    return hand, dropped
+
+
+def _passed_knock(observation: Observation, seat: int) -> bool:
+    """Did ``seat``'s last action give a card back face up (not a knock)?"""
+    for actor, action in reversed(observation.history):
+        if actor == seat:
+            return action.kind is ActionKind.DISCARD
+    return False
+
+
+def hold_values(
+    observation: Observation,
+    knock_card: int,
+    rules: Rules,
+    rng: random.Random,
+    *,
+    samples: int,
+    wait_stock: int,
+    deadline: float = float("inf"),
+    clock: Callable[[], float] | None = None,
+    pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD,
+    selection: int = DEFAULT_SELECTION,
+) -> HoldValues:
+    """Knocking now with ``knock_card`` (an index) against playing on, on re-deals.
+
+    At most ``samples`` re-deals; once ``clock()`` passes ``deadline`` it
+    stops (after :data:`MIN_SAMPLES`). The opponent's unknown cards are the
+    best of ``min(stock draws, selection)`` more: it kept what suited it,
+    giving back the play-out's way. Two players only.
+    """
+    me = observation.seat
+    assert me is not None and observation.players == 2
+    opponent = 1 - me
+    hand = observation.hand.mask & ~(1 << knock_card)
+    known = observation.known_cards[opponent].mask
+    missing = observation.hand_sizes[opponent] - known.bit_count()
+    pool = [card.index for card in observation.unseen_cards()]
+    if missing < 0 or missing > len(pool):
+        return HoldValues(0.0, 0.0, 0.0, 0)
+    passed = _passed_knock(observation, opponent)
+    extra = min(selection, _stock_draws(observation, opponent), len(pool) - missing)
+    play = _Play(rules)
+    up = 1 << knock_card
+    totals = [0.0, 0.0, 0.0]
+    weight_total = 0.0
+    done = 0
+    for _ in range(samples):
+        if clock is not None and done >= MIN_SAMPLES and clock() > deadline:
+            break
+        rng.shuffle(pool)
+        theirs = known
+        for index in pool[: missing + extra]:
+            theirs |= 1 << index
+        stock = pool[missing + extra :]
+        if extra:
+            theirs, dropped = _selected_hand(theirs, extra, known, play)
+            stock += dropped
+            rng.shuffle(stock)
+        weight = 1.0
+        if passed and deadwood_of_mask(theirs, rules.ace) <= rules.knock_limit:
+            weight = pass_likelihood
+        done += 1
+        weight_total += weight
+        totals[0] += weight * knock_net(hand, theirs, rules, play.arrangements)
+        totals[1] += weight * play.play_out(hand, theirs, up, list(stock), 1, wait_stock)
+        totals[2] += weight * play.play_out(hand, theirs, up, list(stock), 2, wait_stock)
+    if done == 0 or weight_total <= 0:
+        return HoldValues(0.0, 0.0, 0.0, done)
+    now, later, gin = (t / weight_total for t in totals)
+    return HoldValues(now, later, gin, done)
