@@ -22,6 +22,7 @@ from pyrummy.core.actions import (
     ActionKind,
 )
 from pyrummy.core.cards import ALL_CARDS
+from pyrummy.core.phases import Phase
 
 __all__ = [
     "DECLINE_BOTH",
@@ -29,14 +30,44 @@ __all__ = [
     "DISCARD_TABLES",
     "DRAW_BOTH",
     "DRAW_STOCK_ONLY",
+    "KIND_DISCARD",
+    "KIND_DRAW_DISCARD",
+    "KIND_DRAW_STOCK",
+    "KIND_KNOCK",
+    "KIND_LAYOFF",
+    "KIND_MELD",
+    "KIND_SWAP_JOKER",
+    "KIND_UNDO",
     "KNOCK_TABLES",
     "NO_ACTIONS",
+    "PHASE_DECLINE",
+    "PHASE_DISCARD",
+    "PHASE_DRAW",
+    "PHASE_MELD",
+    "PHASE_OVER",
     "ActionTables",
     "ByteActions",
     "card_actions",
     "layoff_actions",
     "swap_actions",
 ]
+
+# Enum members are class-attribute look-ups costing ~150 ns each on CPython
+# 3.11, several per step: the hot paths (legal actions, transitions) compare
+# with these module constants instead.
+PHASE_DRAW: Final = Phase.DRAW
+PHASE_DECLINE: Final = Phase.DECLINE
+PHASE_DISCARD: Final = Phase.DISCARD
+PHASE_MELD: Final = Phase.MELD
+PHASE_OVER: Final = Phase.OVER
+KIND_DRAW_STOCK: Final = ActionKind.DRAW_STOCK
+KIND_DRAW_DISCARD: Final = ActionKind.DRAW_DISCARD
+KIND_UNDO: Final = ActionKind.UNDO
+KIND_DISCARD: Final = ActionKind.DISCARD
+KIND_KNOCK: Final = ActionKind.KNOCK
+KIND_MELD: Final = ActionKind.MELD
+KIND_LAYOFF: Final = ActionKind.LAYOFF
+KIND_SWAP_JOKER: Final = ActionKind.SWAP_JOKER
 
 # Legal actions of the draw phases (shared and immutable: callers get lists).
 DRAW_BOTH: Final = (DRAW_STOCK, DRAW_DISCARD)
