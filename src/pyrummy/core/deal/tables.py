@@ -55,19 +55,25 @@ __all__ = [
 # Enum members are class-attribute look-ups costing ~150 ns each on CPython
 # 3.11, several per step: the hot paths (legal actions, transitions) compare
 # with these module constants instead.
-PHASE_DRAW: Final = Phase.DRAW
-PHASE_DECLINE: Final = Phase.DECLINE
-PHASE_DISCARD: Final = Phase.DISCARD
-PHASE_MELD: Final = Phase.MELD
-PHASE_OVER: Final = Phase.OVER
-KIND_DRAW_STOCK: Final = ActionKind.DRAW_STOCK
-KIND_DRAW_DISCARD: Final = ActionKind.DRAW_DISCARD
-KIND_UNDO: Final = ActionKind.UNDO
-KIND_DISCARD: Final = ActionKind.DISCARD
-KIND_KNOCK: Final = ActionKind.KNOCK
-KIND_MELD: Final = ActionKind.MELD
-KIND_LAYOFF: Final = ActionKind.LAYOFF
-KIND_SWAP_JOKER: Final = ActionKind.SWAP_JOKER
+PHASE_DRAW, PHASE_DECLINE, PHASE_DISCARD, PHASE_MELD, PHASE_OVER = (
+    Phase.DRAW,
+    Phase.DECLINE,
+    Phase.DISCARD,
+    Phase.MELD,
+    Phase.OVER,
+)
+KIND_DRAW_STOCK, KIND_DRAW_DISCARD, KIND_UNDO, KIND_DISCARD = (
+    ActionKind.DRAW_STOCK,
+    ActionKind.DRAW_DISCARD,
+    ActionKind.UNDO,
+    ActionKind.DISCARD,
+)
+KIND_KNOCK, KIND_MELD, KIND_LAYOFF, KIND_SWAP_JOKER = (
+    ActionKind.KNOCK,
+    ActionKind.MELD,
+    ActionKind.LAYOFF,
+    ActionKind.SWAP_JOKER,
+)
 
 # Legal actions of the draw phases (shared and immutable: callers get lists).
 DRAW_BOTH: Final = (DRAW_STOCK, DRAW_DISCARD)
