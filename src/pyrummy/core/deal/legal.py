@@ -10,7 +10,6 @@ Lists are tuples of interned actions, cached until the state changes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from pyrummy.core.actions import UNDO, Action
 from pyrummy.core.cards import ALL_CARDS
@@ -23,22 +22,18 @@ from pyrummy.core.deal.tables import (
     DRAW_BOTH,
     DRAW_STOCK_ONLY,
     NO_ACTIONS,
+    PHASE_DECLINE,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_MELD,
     card_actions,
     layoff_actions,
     swap_actions,
 )
 from pyrummy.core.messages import Message
 from pyrummy.core.patterns import WITHOUT_CARD, card_numbers
-from pyrummy.core.phases import Phase
 
 __all__ = ["LegalActions"]
-
-# Enum members are class-attribute look-ups costing ~150 ns each on CPython
-# 3.11, several per step: the hot paths compare with these constants instead.
-_PHASE_DRAW: Final = Phase.DRAW
-_PHASE_DECLINE: Final = Phase.DECLINE
-_PHASE_MELD: Final = Phase.MELD
-_PHASE_DISCARD: Final = Phase.DISCARD
 
 
 class LegalActions(DealState):
@@ -53,9 +48,9 @@ class LegalActions(DealState):
             # The draw and discard phases (knock, gin) inlined: nearly every
             # step of those games, so a call less on the engine's hot loop.
             phase = self.phase
-            if phase is _PHASE_DRAW:
+            if phase is PHASE_DRAW:
                 legal = DRAW_BOTH if self._pile else DRAW_STOCK_ONLY
-            elif phase is _PHASE_DISCARD:
+            elif phase is PHASE_DISCARD:
                 hand = self._hands[self._seat]
                 taken = self._taken
                 options = hand if taken is None else hand & WITHOUT_CARD[taken]
@@ -79,9 +74,9 @@ class LegalActions(DealState):
                 if knocks:
                     listed += knocks
                 legal = listed
-            elif phase is _PHASE_MELD:
+            elif phase is PHASE_MELD:
                 legal = self._meld_phase_actions()
-            elif phase is _PHASE_DECLINE:
+            elif phase is PHASE_DECLINE:
                 legal = DECLINE_BOTH if self._pile else DECLINE_ONLY
             else:
                 legal = NO_ACTIONS

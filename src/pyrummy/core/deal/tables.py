@@ -22,6 +22,7 @@ from pyrummy.core.actions import (
     ActionKind,
 )
 from pyrummy.core.cards import ALL_CARDS
+from pyrummy.core.phases import Phase
 
 __all__ = [
     "DECLINE_BOTH",
@@ -29,14 +30,50 @@ __all__ = [
     "DISCARD_TABLES",
     "DRAW_BOTH",
     "DRAW_STOCK_ONLY",
+    "KIND_DISCARD",
+    "KIND_DRAW_DISCARD",
+    "KIND_DRAW_STOCK",
+    "KIND_KNOCK",
+    "KIND_LAYOFF",
+    "KIND_MELD",
+    "KIND_SWAP_JOKER",
+    "KIND_UNDO",
     "KNOCK_TABLES",
     "NO_ACTIONS",
+    "PHASE_DECLINE",
+    "PHASE_DISCARD",
+    "PHASE_DRAW",
+    "PHASE_MELD",
+    "PHASE_OVER",
     "ActionTables",
     "ByteActions",
     "card_actions",
     "layoff_actions",
     "swap_actions",
 ]
+
+# Enum members are class-attribute look-ups costing ~150 ns each on CPython
+# 3.11, several per step: the hot paths (legal actions, transitions) compare
+# with these module constants instead.
+PHASE_DRAW, PHASE_DECLINE, PHASE_DISCARD, PHASE_MELD, PHASE_OVER = (
+    Phase.DRAW,
+    Phase.DECLINE,
+    Phase.DISCARD,
+    Phase.MELD,
+    Phase.OVER,
+)
+KIND_DRAW_STOCK, KIND_DRAW_DISCARD, KIND_UNDO, KIND_DISCARD = (
+    ActionKind.DRAW_STOCK,
+    ActionKind.DRAW_DISCARD,
+    ActionKind.UNDO,
+    ActionKind.DISCARD,
+)
+KIND_KNOCK, KIND_MELD, KIND_LAYOFF, KIND_SWAP_JOKER = (
+    ActionKind.KNOCK,
+    ActionKind.MELD,
+    ActionKind.LAYOFF,
+    ActionKind.SWAP_JOKER,
+)
 
 # Legal actions of the draw phases (shared and immutable: callers get lists).
 DRAW_BOTH: Final = (DRAW_STOCK, DRAW_DISCARD)

@@ -9,16 +9,29 @@ differ, the family's policy (:mod:`pyrummy.core.deal.families`) decides.
 from __future__ import annotations
 
 import random
-from typing import Final
 
 from pyrummy.core.actions import Action, ActionKind, parse_action
-from pyrummy.core.cards import CardSet
+from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.deal.meld_search import meld_of
 from pyrummy.core.deal.refusals import Refusals, illegal
 from pyrummy.core.deal.state import TableMeld, UndoSnapshot
-from pyrummy.core.melds import extend_meld, swap_joker
+from pyrummy.core.deal.tables import (
+    KIND_DISCARD,
+    KIND_DRAW_DISCARD,
+    KIND_DRAW_STOCK,
+    KIND_KNOCK,
+    KIND_LAYOFF,
+    KIND_MELD,
+    KIND_SWAP_JOKER,
+    KIND_UNDO,
+    PHASE_DECLINE,
+    PHASE_DRAW,
+    PHASE_MELD,
+    PHASE_OVER,
+)
+from pyrummy.core.melds import Meld, extend_meld, swap_joker
 from pyrummy.core.patterns import CARD_BITS, WITHOUT_CARD
-from pyrummy.core.phases import EndReason, Phase
+from pyrummy.core.phases import EndReason
 from pyrummy.core.settlement import (
     Settlement,
     settle,
@@ -28,21 +41,6 @@ from pyrummy.core.settlement import (
 )
 
 __all__ = ["Transitions"]
-
-# Enum members are class-attribute look-ups costing ~150 ns each on CPython
-# 3.11, several per step: the hot paths compare with these constants instead.
-_PHASE_DRAW: Final = Phase.DRAW
-_PHASE_DECLINE: Final = Phase.DECLINE
-_PHASE_MELD: Final = Phase.MELD
-_PHASE_OVER: Final = Phase.OVER
-_KIND_DRAW_STOCK: Final = ActionKind.DRAW_STOCK
-_KIND_DRAW_DISCARD: Final = ActionKind.DRAW_DISCARD
-_KIND_UNDO: Final = ActionKind.UNDO
-_KIND_DISCARD: Final = ActionKind.DISCARD
-_KIND_KNOCK: Final = ActionKind.KNOCK
-_KIND_MELD: Final = ActionKind.MELD
-_KIND_LAYOFF: Final = ActionKind.LAYOFF
-_KIND_SWAP_JOKER: Final = ActionKind.SWAP_JOKER
 
 
 class Transitions(Refusals):
@@ -57,7 +55,7 @@ class Transitions(Refusals):
         Raises :class:`~pyrummy.core.errors.IllegalActionError` (the reason in ``.reason`` when it
         has a catalogue message); the deal is then exactly as before.
         """
-        if seat is not None and seat != self._seat and self.phase is not _PHASE_OVER:
+        if seat is not None and seat != self._seat and self.phase is not PHASE_OVER:
             raise illegal("action.not_your_turn", seat=str(self._seat))
         legal = self._legal
         if legal is None:
@@ -68,11 +66,11 @@ class Transitions(Refusals):
             if candidate is action:
                 break
         else:
-            if self.phase is _PHASE_OVER:
+            if self.phase is PHASE_OVER:
                 raise illegal("action.deal_over")
             if not isinstance(action, Action):
                 action = parse_action(action)
-            if action.kind is _KIND_MELD and self.phase is _PHASE_MELD:
+            if action.kind is KIND_MELD and self.phase is PHASE_MELD:
                 action = self._space.normalize(action)
             if action not in legal:
                 raise self._why_illegal(action)
@@ -82,27 +80,27 @@ class Transitions(Refusals):
         self._legal = None
         kind = action.kind
         # The three commonest kinds first, the rest by the dispatcher.
-        if kind is _KIND_DISCARD:
+        if kind is KIND_DISCARD:
             self._discard(seat, action.cards[0].index)
-        elif kind is _KIND_DRAW_STOCK:
+        elif kind is KIND_DRAW_STOCK:
             self._draw_stock(seat)
-        elif kind is _KIND_DRAW_DISCARD:
+        elif kind is KIND_DRAW_DISCARD:
             self._draw_discard(seat)
         else:
             self._do(seat, kind, action)
 
     def _do(self, seat: int, kind: ActionKind, action: Action) -> None:
-        if kind is _KIND_DRAW_DISCARD:
+        if kind is KIND_DRAW_DISCARD:
             self._draw_discard(seat)
-        elif kind is _KIND_KNOCK:
+        elif kind is KIND_KNOCK:
             self._knock(seat, action.cards[0].index)
-        elif kind is _KIND_MELD:
+        elif kind is KIND_MELD:
             self._meld(seat, action)
-        elif kind is _KIND_LAYOFF:
+        elif kind is KIND_LAYOFF:
             self._layoff(seat, action)
-        elif kind is _KIND_SWAP_JOKER:
+        elif kind is KIND_SWAP_JOKER:
             self._swap(seat, action)
-        elif kind is _KIND_UNDO:
+        elif kind is KIND_UNDO:
             self._undo_last(seat)
         else:
             self._decline(seat)
@@ -158,7 +156,7 @@ class Transitions(Refusals):
             self._undo.clear()
         self._melds_turn = self._undos_turn = 0
         self._played_turn = False
-        self.phase = _PHASE_DRAW
+        self.phase = PHASE_DRAW
 
     def _knock(self, seat: int, card: int) -> None:
         self._hands[seat] &= ~(1 << card)
@@ -200,14 +198,9 @@ class Transitions(Refusals):
         target = action.target
         assert target is not None
         self._undo.append(("table", self._snapshot(seat)))
-        old = self._table[target]
-        extended = extend_meld(old.meld, card, self.rules)
+        extended = extend_meld(self._table[target].meld, card, self.rules)
         assert extended is not None
-        who = dict(zip(old.meld.cards, old.laid_by, strict=True))
-        who[card] = seat
-        self._table[target] = TableMeld(old.owner, extended, tuple(who[c] for c in extended.cards))
-        self._table_fits = None
-        self._remove_to_table(seat, card.bit)
+        self._replace_table_meld(seat, target, card, extended)
         self._after_table_play(seat)
 
     def _swap(self, seat: int, action: Action) -> None:
@@ -215,17 +208,22 @@ class Transitions(Refusals):
         target = action.target
         assert target is not None
         self._undo.append(("table", self._snapshot(seat)))
-        old = self._table[target]
-        swapped = swap_joker(old.meld, card)
+        swapped = swap_joker(self._table[target].meld, card)
         assert swapped is not None
         meld, joker = swapped
+        self._replace_table_meld(seat, target, card, meld)
+        self._hands[seat] |= joker.bit
+        self._public[seat] |= joker.bit
+
+    def _replace_table_meld(self, seat: int, target: int, card: Card, meld: Meld) -> None:
+        """Table meld ``target`` becomes ``meld``, with ``card`` from ``seat``'s
+        hand in it (each other card still credited to whoever laid it)."""
+        old = self._table[target]
         who = dict(zip(old.meld.cards, old.laid_by, strict=True))
         who[card] = seat
         self._table[target] = TableMeld(old.owner, meld, tuple(who[c] for c in meld.cards))
         self._table_fits = None
         self._remove_to_table(seat, card.bit)
-        self._hands[seat] |= joker.bit
-        self._public[seat] |= joker.bit
 
     def _after_table_play(self, seat: int) -> None:
         if not self._hands[seat]:
@@ -242,7 +240,7 @@ class Transitions(Refusals):
             self._taken_held[seat] &= ~bit
             self._pile.append(saved)
             self._drawn = self._taken = None
-            self.phase = _PHASE_DRAW if self._stock else _PHASE_DECLINE
+            self.phase = PHASE_DRAW if self._stock else PHASE_DECLINE
             return
         assert isinstance(saved, tuple)
         hand, table, own_meld, melds_turn, played_turn, public, held = saved
@@ -299,16 +297,16 @@ class Transitions(Refusals):
         elif first and rules.starter_extra_card:
             self.phase = self._play_phase
         elif self._stock:
-            self.phase = _PHASE_DRAW
+            self.phase = PHASE_DRAW
         elif self._policy.refills_at_turn_start(rules):
             self._exhaustions += 1
             if self._stock_ends_deal():
                 self._finish(EndReason.EXHAUSTED, "no_winner")
                 return
             self._refill()
-            self.phase = _PHASE_DRAW if self._stock else _PHASE_DECLINE
+            self.phase = PHASE_DRAW if self._stock else PHASE_DECLINE
         else:
-            self.phase = _PHASE_DECLINE
+            self.phase = PHASE_DECLINE
 
     def _end_by_cap(self) -> None:
         self._finish(EndReason.CAP, self._policy.nobody_out)
@@ -323,7 +321,7 @@ class Transitions(Refusals):
     ) -> None:
         # Settled when first asked for (random play and search often never ask).
         self._pending = (how, seat, went_rummy)
-        self.phase = _PHASE_OVER
+        self.phase = PHASE_OVER
         self.is_over = True
         self._end = reason
         self._undo.clear()
