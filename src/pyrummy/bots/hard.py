@@ -62,7 +62,8 @@
   fast on card masks; it replaces the rule above and the medium bot's knock
   re-deals). Against the repaired OpenSpiel bot on the same 1,000 hands
   (``--hands 1000 --seed 5 --hard-rollouts 8``, 200 re-deals): +3.73 points
-  a hand against +3.06 for the rule above; with the opponent selecting from
+  a hand against +3.06 for the rule above, paired +0.67 [+0.02, +1.31]
+  (selecting from 6: +0.71 [+0.06, +1.36]); with the opponent selecting from
   3 cards instead of 10: -1.05 [-1.48, -0.62] against the rule, uniform
   re-deals -1.14 (they price knocking now at +40 where the truth is +11:
   ``benchmarks/gin_hold_calibration.py``).
