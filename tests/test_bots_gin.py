@@ -141,8 +141,9 @@ def test_pass_likelihood_doubts_a_hand_that_could_have_knocked() -> None:
 
 def test_medium_infer_passes_weighs_the_knock_re_deals() -> None:
     deal = new_deal("gin", players=2, seed=11, dealer=1)
-    bot = MediumBot(seed=3, samples=24, infer_passes=True)
-    plain = MediumBot(seed=3, samples=24)
+    # No time budget: the test counts re-deals, which a loaded machine must not cut short.
+    bot = MediumBot(seed=3, samples=24, infer_passes=True, time_budget=None)
+    plain = MediumBot(seed=3, samples=24, time_budget=None)
     # Play simple turns until seat 0 may knock after seat 1 passed a turn.
     for _ in range(200):
         if deal.is_over:
