@@ -139,3 +139,20 @@ def test_legal_actions_in_random_play_round_trip(name: str, seed: int) -> None:
         assert [space.decode(n) for n in numbers] == legal
         assert [parse_action(str(a)) for a in legal] == legal
         deal.apply(rng.choice(legal))
+
+
+def test_text_is_remembered_but_equality_hash_order_and_pickling_are_the_fields() -> None:
+    import pickle
+
+    printed = parse_action("meld 7H 8H 9H")
+    fresh = parse_action("meld 7H 8H 9H")
+    assert str(printed) == "meld 7H 8H 9H"
+    assert str(printed) is str(printed)  # built once
+    assert printed == fresh and hash(printed) == hash(fresh)
+    assert not printed < fresh and not fresh < printed
+    assert {printed: 1}[fresh] == 1
+    copied = pickle.loads(pickle.dumps(printed))
+    assert copied == fresh and str(copied) == "meld 7H 8H 9H"
+    assert [str(a) for a in sorted([parse_action("draw stock"), printed])] == [
+        str(a) for a in sorted([fresh, parse_action("draw stock")])
+    ]

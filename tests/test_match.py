@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from fractions import Fraction
 
@@ -216,6 +217,20 @@ def test_observation_scores_are_the_match_totals() -> None:
         scores = match.observe(seat).scores
         assert scores is not None and tuple(scores) == match.totals
     assert any(match.totals)
+
+
+def test_observation_with_scores_is_a_copy_equal_to_the_deal_view_but_for_scores() -> None:
+    match = new_match("knock", 3, seed=12)
+    rng = random.Random(2)
+    while len(match.finished_deals) < 1:
+        match.apply(rng.choice(match.legal_actions()))
+    for seat in (0, 1, None):
+        scored = match.observe(seat)
+        plain = match.deal.observe(seat)
+        assert plain.scores is None and scored.scores == match.totals
+        assert dataclasses.replace(scored, scores=None) == plain
+        # The deal's own views stay untouched (a view may be shared).
+        assert match.deal.observe(seat).scores is None
 
 
 def test_clone_is_independent() -> None:

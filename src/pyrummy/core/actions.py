@@ -110,6 +110,16 @@ class Action:
     run: bool = False
 
     def __str__(self) -> str:
+        # Remembered on the action: a web table's every event prints the
+        # whole deal's history again (each action ~30 times in a long deal).
+        # Kept in the instance's __dict__, beside the fields: equality, hash
+        # and order use the fields only.
+        text: str | None = self.__dict__.get("_text")
+        if text is None:
+            text = self.__dict__["_text"] = self._text_now()
+        return text
+
+    def _text_now(self) -> str:
         # Tables, not properties: records and views print every action.
         parts = [_WORD_OF_KIND[self.kind], *[_CARD_NAMES[card.index] for card in self.cards]]
         if self.run:

@@ -49,7 +49,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -337,7 +336,14 @@ class Match:
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` (None: a spectator) may know of the current deal, with the
         match totals (of the finished deals) as ``scores``."""
-        return dataclasses.replace(self.deal.observe(seat), scores=self._totals)
+        view = self.deal.observe(seat)
+        # As dataclasses.replace, without the frozen __init__ (one
+        # object.__setattr__ per field, see Observation.of): the server
+        # builds a view at every action of every table.
+        scored = object.__new__(type(view))
+        scored.__dict__.update(view.__dict__)
+        scored.__dict__["scores"] = self._totals
+        return scored
 
     # -- results ----------------------------------------------------------------
     @property
