@@ -286,6 +286,18 @@ class Store:
         async with (self.autocommit or self.engine).connect() as connection:
             yield connection
 
+    async def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
+        """The actions of ``table_id`` stored after number ``seq``, in order (one indexed read)."""
+        async with self.read() as connection:
+            rows = (
+                await connection.execute(
+                    select(ACTIONS_TABLE.c.seq, ACTIONS_TABLE.c.seat, ACTIONS_TABLE.c.text)
+                    .where(ACTIONS_TABLE.c.table_id == table_id, ACTIONS_TABLE.c.seq > seq)
+                    .order_by(ACTIONS_TABLE.c.seq)
+                )
+            ).all()
+        return [StoredAction(seq, seat, text) for seq, seat, text in rows]
+
     async def create_table(self, spec: TableSpec, token_digests: Sequence[str | None]) -> None:
         async with self.transaction() as connection:
             await connection.execute(
