@@ -529,3 +529,54 @@ def test_take_over_asks_for_every_free_table_at_once_and_leaves_the_held_ones(
             await stop_members(members)
 
     asyncio.run(run())
+
+
+def test_a_next_deal_reaches_the_other_process_in_its_notice(
+    postgres_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person's "Next deal" stored through process A is one statement whose
+    notice carries it: process B stops waiting for them without reading the
+    table's row; a notice for a deal B has not seen finish yet makes B read."""
+    import asyncio
+
+    from pyrummy.server import cluster as cluster_module
+    from pyrummy.server.storage import SeatSpec
+    from pyrummy.server.tables import new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+    reads: list[Any] = []
+    read_meta = cluster_module.refresh_meta
+
+    async def counted(table: Any, store: Any) -> None:
+        reads.append(table)
+        await read_meta(table, store)
+
+    monkeypatch.setattr(cluster_module, "refresh_meta", counted)
+
+    async def waiting_ends(table: Any) -> None:
+        async with asyncio.timeout(5):
+            while table.awaiting:
+                await asyncio.sleep(0.01)
+
+    async def run() -> None:
+        members = await two_cluster_members(url)
+        (store_a, manager_a, _), (_, manager_b, _) = members
+        try:
+            spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("human")], 0.0)
+            await manager_a.create(spec)
+            on_b = await manager_b.get(spec.table_id)
+            on_b.awaiting = {0, 1}  # as if both looked at a showdown
+            await store_a.set_acknowledged(spec.table_id, 0, 0)
+            async with asyncio.timeout(5):
+                while on_b.awaiting != {1}:
+                    await asyncio.sleep(0.01)
+            assert reads == []
+            await store_a.set_acknowledged(spec.table_id, 1, 7)  # a deal B has not seen
+            await waiting_ends(on_b)
+            assert any(table is on_b for table in reads)
+            stored = await store_a.load_table(spec.table_id)
+            assert stored is not None and stored.acknowledged == {0: 0, 1: 7}
+        finally:
+            await stop_members(members)
+
+    asyncio.run(run())

@@ -42,6 +42,7 @@ from pyrummy.server.storage import (
     TABLES_TABLE,
     Store,
     StoredAction,
+    parse_acknowledgement,
     parse_notice,
 )
 from pyrummy.server.tables import LiveTable, TableError, TableManager
@@ -122,6 +123,8 @@ class Cluster:
         self._runners: dict[str, asyncio.Task[None]] = {}
         #: Actions carried by notifications, not applied yet (by table, by number).
         self._carried: dict[str, dict[int, StoredAction]] = {}
+        #: "Next deal"s carried by notifications (by table: seat -> finished deals seen).
+        self._acks: dict[str, dict[int, int]] = {}
         #: When a table found waiting for a person was last loaded by adopt_orphans.
         self._waiting_checked: dict[str, float] = {}
         #: Set once the listening connection is up (tests wait for it).
@@ -174,6 +177,7 @@ class Cluster:
         """The table left this process's memory: another process may play its bots."""
         self._idle_bots.pop(table_id, None)
         self._carried.pop(table_id, None)
+        self._acks.pop(table_id, None)
         if table_id not in self._owned:
             return
         self._owned.discard(table_id)
@@ -276,7 +280,14 @@ class Cluster:
             if table is None:
                 continue
             if what == "meta":
-                self.notified(table_id, "meta")
+                acknowledged = parse_acknowledgement(notice.payload)
+                if acknowledged is None:
+                    self.notified(table_id, "meta")
+                else:
+                    seat, deals = acknowledged
+                    acks = self._acks.setdefault(table_id, {})
+                    acks[seat] = max(deals, acks.get(seat, 0))
+                    self.notified(table_id, "acks")
             elif not what.isdigit() or int(what) > table.seq:
                 # Not an action this process stored itself or already read.
                 if action is None:
@@ -288,7 +299,8 @@ class Cluster:
     def notified(self, table_id: str, what: str) -> None:
         """Catch ``table_id`` up in its own task: ``actions`` (read what it
         missed), ``carried`` (apply the notified actions; read only past a
-        gap) or ``meta``."""
+        gap), ``acks`` (the "Next deal"s notified) or ``meta`` (read them and
+        the bot pause)."""
         self._pending.setdefault(table_id, set()).add(what)
         runner = self._runners.get(table_id)
         if runner is None or runner.done():
@@ -302,6 +314,7 @@ class Cluster:
                 table = self.manager.tables.get(table_id)
                 if table is None:
                     self._carried.pop(table_id, None)
+                    self._acks.pop(table_id, None)
                     continue
                 try:
                     async with table.lock:
@@ -312,7 +325,8 @@ class Cluster:
                         complete = self._apply_carried(table)
                         if "actions" in pending or ("carried" in pending and not complete):
                             await catch_up(table, self.store)
-                        if "meta" in pending:
+                        acks = self._acks.pop(table_id, {})
+                        if "meta" in pending or not self._take_acks(table, acks):
                             await refresh_meta(table, self.store)
                     table.wake_bots()
                 except Exception:
@@ -320,6 +334,22 @@ class Cluster:
         finally:
             if self._runners.get(table_id) is asyncio.current_task():
                 del self._runners[table_id]
+
+    @staticmethod
+    def _take_acks(table: LiveTable, acks: dict[int, int]) -> bool:
+        """Take the "Next deal"s the notices carried (seat -> finished deals
+        seen); False when one is for a deal not finished here yet (then the
+        table must read them)."""
+        finished = len(table.match.finished_deals)
+        if any(deals > finished for deals in acks.values()):
+            return False
+        still = {s for s in table.awaiting if acks.get(s, -1) < finished}
+        # Unchanged (this process's own "Next deal" coming back): nothing to send.
+        if still != table.awaiting:
+            table.awaiting = still
+            if table.on_change is not None:
+                table.on_change(table, None)
+        return True
 
     def _apply_carried(self, table: LiveTable) -> bool:
         """Apply the actions the notifications carried, in order (call with the

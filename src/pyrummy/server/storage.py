@@ -104,6 +104,8 @@ class ActionRow(Base):
 MIGRATION_LOCK = 0x7079_7275_6D6D_79  # "pyrummy"
 #: The PostgreSQL channel on which stored changes are announced ("table:seq" or "table:meta").
 NOTIFY_CHANNEL = "pyrummy"
+#: The notice of a "Next deal" says ``table:meta:ack:seat:deals`` (see parse_acknowledgement).
+ACKNOWLEDGED = "ack"
 #: The tables as Core objects, for the statements on the hot path of play.
 ACTIONS_TABLE = Base.metadata.tables["actions"]
 TABLES_TABLE = Base.metadata.tables["tables"]
@@ -341,13 +343,35 @@ class Store:
         if self._appends.sqlite is not None:  # a SQLite file: nobody to notify
             await self._appends.sqlite.set_acknowledged(table_id, seat, deals)
             return
+        if self.autocommit is not None:
+            # PostgreSQL: the change and its announcement in one statement, one
+            # round trip (a session took five: BEGIN, SELECT ... FOR UPDATE,
+            # UPDATE, NOTIFY, COMMIT). The notice carries the change, so the
+            # other processes need not read it back.
+            async with self.autocommit.connect() as connection:
+                await connection.execute(
+                    text(
+                        "WITH changed AS (UPDATE tables SET acknowledged_json ="
+                        " (COALESCE(NULLIF(acknowledged_json, ''), '{}')::jsonb"
+                        " || jsonb_build_object(CAST(:seat AS text), CAST(:deals AS int)))::text"
+                        " WHERE id = :id RETURNING 1)"
+                        " SELECT pg_notify(:channel, :payload) FROM changed"
+                    ),
+                    {
+                        "id": table_id,
+                        "seat": seat,
+                        "deals": deals,
+                        "channel": NOTIFY_CHANNEL,
+                        "payload": f"{table_id}:meta:{ACKNOWLEDGED}:{seat}:{deals}",
+                    },
+                )
+            return
         async with self._sessions.begin() as session:
             row = await session.get(TableRow, table_id, with_for_update=True)
             if row is not None:
                 seen = json.loads(row.acknowledged_json or "{}")
                 seen[str(seat)] = deals
                 row.acknowledged_json = json.dumps(seen, sort_keys=True)
-                await self._announce(await session.connection(), table_id, "meta")
 
     async def set_bot_delay(self, table_id: str, delay: float) -> None:
         async with self.transaction() as connection:
@@ -605,6 +629,21 @@ def notice_of(item: _Append) -> str:
     't1:7:2:discard 9H'
     """
     return f"{item.table_id}:{item.seq}:{item.seat}:{item.text}"
+
+
+def parse_acknowledgement(payload: str) -> tuple[int, int] | None:
+    """``(seat, deals)`` of the notice of a "Next deal" (``table:meta:ack:seat:deals``),
+    None for any other notice.
+
+    >>> parse_acknowledgement("t1:meta:ack:0:3"), parse_acknowledgement("t1:meta")
+    ((0, 3), None)
+    """
+    parts = payload.split(":")
+    if len(parts) != 5 or parts[1:3] != ["meta", ACKNOWLEDGED]:
+        return None
+    if not (parts[3].isdigit() and parts[4].isdigit()):
+        return None
+    return int(parts[3]), int(parts[4])
 
 
 def parse_notice(payload: str) -> tuple[str, str, StoredAction | None]:
