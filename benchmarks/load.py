@@ -96,6 +96,52 @@ class Usage:
     processes: int
 
 
+class DbCounters:
+    """What the server asked of PostgreSQL over the measured window: transactions
+    (every autocommit statement is one), rows inserted, and per statement its
+    calls (pg_stat_statements, loaded by :func:`start_postgres`)."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.connection = psycopg.connect(url, autocommit=True)
+        self.connection.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+
+    def begin(self) -> None:
+        self.before = self._database()
+        self.connection.execute("SELECT pg_stat_statements_reset()")
+
+    def _database(self) -> tuple[int, int]:
+        row = self.connection.execute(
+            "SELECT xact_commit + xact_rollback, tup_inserted FROM pg_stat_database"
+            " WHERE datname = current_database()"
+        ).fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    def end(self, actions: int) -> dict[str, Any]:
+        transactions, inserted = (a - b for a, b in zip(self._database(), self.before, strict=True))
+        rows = self.connection.execute(
+            "SELECT calls, total_exec_time, query FROM pg_stat_statements"
+            " WHERE query NOT LIKE '%pg_stat_%' ORDER BY calls DESC"
+        ).fetchall()
+        self.connection.close()
+        per = max(1, actions)
+        return {
+            "transactions_per_action": round(transactions / per, 3),
+            "rows_inserted_per_action": round(inserted / per, 3),
+            "statements_per_action": round(sum(int(r[0]) for r in rows) / per, 3),
+            "statements": [
+                {
+                    "per_action": round(int(calls) / per, 3),
+                    "exec_ms_per_call": round(float(ms) / max(1, int(calls)), 3),
+                    "query": " ".join(str(query).split())[:150],
+                }
+                for calls, ms, query in rows[:12]
+            ],
+        }
+
+
 def usage_of(pid: int) -> Usage:
     """CPU (user+system, plus reaped children's) and RSS summed over the tree."""
     cpu = 0.0
@@ -331,7 +377,11 @@ class Run:
 
 
 async def drive(
-    args: argparse.Namespace, url: str, server_pid: int | None, db_pid: int | None = None
+    args: argparse.Namespace,
+    url: str,
+    server_pid: int | None,
+    db_pid: int | None = None,
+    db_counters: DbCounters | None = None,
 ) -> dict[str, Any]:
     # Idle connections are dropped before uvicorn's 5 s keep-alive ends them:
     # a request sent on a connection the server is closing fails for nothing.
@@ -354,6 +404,8 @@ async def drive(
         begin_self = time.process_time()
         begin = usage_of(server_pid) if server_pid else None
         db_begin = usage_of(db_pid) if db_pid else None
+        if db_counters is not None:
+            db_counters.begin()
         loop_begin = await loop_health(http, url, args.duration)
         rss_series: list[tuple[float, int]] = []
         peak_rss = begin.rss_bytes if begin else 0
@@ -376,6 +428,7 @@ async def drive(
         seconds = time.perf_counter() - begin_wall
         end = usage_of(server_pid) if server_pid else None
         db_end = usage_of(db_pid) if db_pid else None
+        db_work = db_counters.end(stats.events) if db_counters is not None else None
         self_cpu = time.process_time() - begin_self
         loop_end = await loop_health(http, url, seconds)
         stats.measuring = False
@@ -390,6 +443,12 @@ async def drive(
         result["database_cpu_per_s"] = round(
             (db_end.cpu_seconds - db_begin.cpu_seconds) / seconds, 3
         )
+        if stats.events:
+            result["database_cpu_ms_per_action"] = round(
+                1000 * (db_end.cpu_seconds - db_begin.cpu_seconds) / stats.events, 3
+            )
+    if db_work is not None:
+        result["database_work"] = db_work
     return result
 
 
@@ -514,7 +573,22 @@ def print_report(result: dict[str, Any]) -> None:
     for kind, example in result["error_examples"].items():
         print(f"    {kind}: {example}")
     if "database_cpu_per_s" in result:
-        print(f"  database (PostgreSQL): CPU {result['database_cpu_per_s']} s/s")
+        print(
+            f"  database (PostgreSQL): CPU {result['database_cpu_per_s']} s/s, "
+            f"{result.get('database_cpu_ms_per_action')} ms per action"
+        )
+    if "database_work" in result:
+        work = result["database_work"]
+        print(
+            f"  database work per action: {work['statements_per_action']} statements, "
+            f"{work['transactions_per_action']} transactions, "
+            f"{work['rows_inserted_per_action']} rows inserted"
+        )
+        for statement in work["statements"][:8]:
+            print(
+                f"    {statement['per_action']:>6} x {statement['exec_ms_per_call']:.3f} ms"
+                f"  {statement['query'][:110]}"
+            )
     if "server_cpu_per_s" in result:
         rss = result["server_rss_mib"]
         print(
@@ -579,8 +653,14 @@ async def wait_ready(url: str, process: subprocess.Popen[bytes] | None, seconds:
 def start_postgres(folder: Path) -> tuple[str, int]:
     """A throwaway PostgreSQL cluster (scripts/pg-cluster.sh): its URL and postmaster's pid."""
     script = Path(__file__).resolve().parents[1] / "scripts" / "pg-cluster.sh"
+    # pg_stat_statements counts the statements the server sends (per action, see DbCounters).
+    env = dict(os.environ, PYRUMMY_PG_OPTIONS="-c shared_preload_libraries=pg_stat_statements")
     url = subprocess.run(
-        ["bash", str(script), "start", str(folder)], check=True, capture_output=True, text=True
+        ["bash", str(script), "start", str(folder)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
     ).stdout.split()[-1]
     pid = int((folder / "data" / "postmaster.pid").read_text().split()[0])
     print(f"postgres: {url} (pid {pid})", flush=True)
@@ -686,12 +766,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="pyrummy-load-") as tmp:
         # Its own folder under /tmp: the cluster's owner (postgres) must reach it.
         cluster = Path(tempfile.mkdtemp(prefix="pyrummy-load-pg-"))
+        database_url = None
         if args.url:
             url = args.url.rstrip("/")
             require_loopback(url)
             server_pid = args.server_pid
         else:
-            database_url = None
             if args.postgres:
                 database_url, db_pid = start_postgres(cluster)
             process, url = start_server(args, Path(tmp), database_url)
@@ -704,7 +784,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{platform.python_version()}, {os.cpu_count()} cores",
                 flush=True,
             )
-            result = asyncio.run(drive(args, url, server_pid, db_pid))
+            counters = DbCounters(database_url) if db_pid and database_url else None
+            result = asyncio.run(drive(args, url, server_pid, db_pid, counters))
         finally:
             if process is not None:
                 stop_server(process)

@@ -8,6 +8,8 @@
 #   pg-cluster.sh stop DIR    stop it and delete DIR
 #   pg-cluster.sh run CMD...  start one in a temporary folder, run CMD with
 #                             PYRUMMY_TEST_POSTGRES_URL set, stop it whatever happens
+#   PYRUMMY_PG_OPTIONS        more server options for start (benchmarks/load.py
+#                             loads pg_stat_statements with it to count statements)
 set -euo pipefail
 
 find_bin() {
@@ -60,7 +62,7 @@ start() {
   port=$(free_port)
   # Loopback only; no durability needed for a cluster thrown away after the tests.
   as_owner "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 ${PYRUMMY_PG_OPTIONS:-}" \
     start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
   echo "$port" >"$dir/port"
   echo "postgresql://postgres@127.0.0.1:$port/postgres"

@@ -293,8 +293,8 @@ def test_a_conflicting_action_publishes_what_the_other_process_stored(
     postgres_server: str,
 ) -> None:
     """Process B, not yet told of action N stored by A, plays action N itself:
-    storage refuses it (503), B reads the table back, and B's subscribers get
-    event N: nothing skipped because B learnt of it by a refusal."""
+    storage refuses it (409 stale), B reads the newer actions, and B's
+    subscribers get event N: nothing skipped because B learnt of it by a refusal."""
     import asyncio
 
     from pyrummy.server.storage import SeatSpec, Store
@@ -319,7 +319,7 @@ def test_a_conflicting_action_publishes_what_the_other_process_stored(
             try:
                 await second.apply(seat, action)
             except TableError as refused:
-                assert refused.status == 503
+                assert (refused.status, refused.key) == (409, "seat.stale")
             else:
                 raise AssertionError("storage took action 1 twice")
             assert published == [1]
@@ -424,6 +424,158 @@ def test_a_lost_lock_connection_stops_the_bots_then_takes_them_back(
             assert await cluster.check_locks() is True
             assert await cluster.take_over() == 1
             assert cluster.owns(spec.table_id) and table.bots
+        finally:
+            await stop_members(members)
+
+    asyncio.run(run())
+
+
+class CatchUpOnly:
+    """The part of a Cluster that :meth:`TableManager.play` uses, without the
+    listening: the table stays as stale as the test leaves it."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.reads = 0
+
+    async def catch_up_locked(self, table: Any) -> int:
+        from pyrummy.server.cluster import catch_up
+
+        self.reads += 1
+        return await catch_up(table, self.store)
+
+
+def test_an_action_on_a_stale_table_is_played_after_reading_what_others_stored(
+    postgres_server: str,
+) -> None:
+    """Process B answers a person's action from the table as it knows it, with
+    no read first. B was not told of action 1, stored by A: the person's
+    action 2 is refused there (not their turn), B reads action 1, plays action
+    2 and publishes both events in order. On a table B knows to be current,
+    a refusal stands after one read."""
+    import asyncio
+
+    from pyrummy.server.storage import SeatSpec, Store
+    from pyrummy.server.tables import TableError, TableManager, new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        store = await Store.open(url)
+        try:
+            spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("human")], 0.0)
+            await store.create_table(spec, [None, None])
+            a, b = TableManager(store), TableManager(store)
+            on_a, on_b = await a.get(spec.table_id), await b.get(spec.table_id)
+            b.cluster = CatchUpOnly(store)
+            published: list[int] = []
+            on_b.on_change = lambda _t, s: published.append(s.seq) if s is not None else None
+            first = on_a.match.current_seat
+            assert first is not None
+            async with on_a.lock:
+                await a.play(on_a, first, "draw stock")
+            second = on_a.match.current_seat
+            assert second is not None and on_b.seq == 0
+            discard = next(str(x) for x in on_a.match.legal_actions() if "discard" in str(x))
+            async with on_b.lock:
+                stored = await b.play(on_b, second, discard, seq=1)
+            assert stored.seq == 2 and published == [1, 2] and b.cluster.reads == 1
+            assert [x.text for x in (await store.load_table(spec.table_id)).actions] == [  # type: ignore[union-attr]
+                "draw stock",
+                discard,
+            ]
+            # Current already: the refusal is the answer, after one read.
+            wrong = 1 - (on_b.match.current_seat or 0)
+            async with on_b.lock:
+                with pytest.raises(TableError) as refused:
+                    await b.play(on_b, wrong, "draw stock")
+            assert refused.value.key == "seat.not_your_turn" and b.cluster.reads == 2
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_take_over_asks_for_every_free_table_at_once_and_leaves_the_held_ones(
+    postgres_server: str,
+) -> None:
+    import asyncio
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        members = await two_cluster_members(url)
+        (_, owner_manager, owner), (_, other, cluster) = members
+        try:
+            ids = []
+            for seed in (3, 4, 5):
+                spec = bots_table()
+                spec = type(spec)(**{**spec.__dict__, "table_id": f"takeover{seed}", "seed": seed})
+                await owner_manager.create(spec)
+                ids.append(spec.table_id)
+                table = await other.get(spec.table_id)
+                assert not table.bots and not cluster.owns(spec.table_id)
+            assert await cluster.take_over() == 0  # all three held by their owner
+            owner_manager.tables.pop(ids[0]).bots = {}
+            await owner.release(ids[0])
+            assert await cluster.take_over() == 1
+            assert cluster.owns(ids[0]) and other.tables[ids[0]].bots
+            await owner.stop()  # its lock connection closes, as when a process dies
+            for table_id in ids[1:]:
+                owner_manager.tables[table_id].bots = {}
+            assert await cluster.take_over() == 2
+            assert all(cluster.owns(t) and other.tables[t].bots for t in ids)
+        finally:
+            await stop_members(members)
+
+    asyncio.run(run())
+
+
+def test_a_next_deal_reaches_the_other_process_in_its_notice(
+    postgres_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person's "Next deal" stored through process A is one statement whose
+    notice carries it: process B stops waiting for them without reading the
+    table's row; a notice for a deal B has not seen finish yet makes B read."""
+    import asyncio
+
+    from pyrummy.server import cluster as cluster_module
+    from pyrummy.server.storage import SeatSpec
+    from pyrummy.server.tables import new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+    reads: list[Any] = []
+    read_meta = cluster_module.refresh_meta
+
+    async def counted(table: Any, store: Any) -> None:
+        reads.append(table)
+        await read_meta(table, store)
+
+    monkeypatch.setattr(cluster_module, "refresh_meta", counted)
+
+    async def waiting_ends(table: Any) -> None:
+        async with asyncio.timeout(5):
+            while table.awaiting:
+                await asyncio.sleep(0.01)
+
+    async def run() -> None:
+        members = await two_cluster_members(url)
+        (store_a, manager_a, _), (_, manager_b, _) = members
+        try:
+            spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("human")], 0.0)
+            await manager_a.create(spec)
+            on_b = await manager_b.get(spec.table_id)
+            on_b.awaiting = {0, 1}  # as if both looked at a showdown
+            await store_a.set_acknowledged(spec.table_id, 0, 0)
+            async with asyncio.timeout(5):
+                while on_b.awaiting != {1}:
+                    await asyncio.sleep(0.01)
+            assert reads == []
+            await store_a.set_acknowledged(spec.table_id, 1, 7)  # a deal B has not seen
+            await waiting_ends(on_b)
+            assert any(table is on_b for table in reads)
+            stored = await store_a.load_table(spec.table_id)
+            assert stored is not None and stored.acknowledged == {0: 0, 1: 7}
         finally:
             await stop_members(members)
 

@@ -529,13 +529,12 @@ def create_app(
     @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
     async def post_action(table_id: str, body: PostAction, request: Request) -> Response:
         """Play one action for the caller's seat; the answer is the new state."""
-        table = await manager().get(table_id)
+        # As this process knows it: play() reads storage only if refused.
+        table = await manager().get(table_id, current=False)
         seat = acting_seat(request, table)
         async with table.lock:
-            if body.seq is not None and body.seq != table.seq:
-                raise TableError(409, "seat.stale", seq=table.seq)
             try:
-                await table.apply(seat, body.action)
+                await manager().play(table, seat, body.action, body.seq)
             except IllegalActionError as exc:
                 # The language only when explaining: as a dependency (Lang) it
                 # cost FastAPI's dependency solving on every action.

@@ -38,11 +38,11 @@ import psycopg
 from sqlalchemy import select
 
 from pyrummy.server.storage import (
-    ACTIONS_TABLE,
     NOTIFY_CHANNEL,
     TABLES_TABLE,
     Store,
     StoredAction,
+    parse_acknowledgement,
     parse_notice,
 )
 from pyrummy.server.tables import LiveTable, TableError, TableManager
@@ -73,21 +73,7 @@ def lock_key(table_id: str) -> int:
 async def catch_up(table: LiveTable, store: Store) -> int:
     """Apply the actions stored after the ones ``table`` knows, publishing each
     one (in order) to this process's subscribers; returns how many."""
-    async with store.read() as connection:
-        rows = (
-            await connection.execute(
-                select(ACTIONS_TABLE.c.seq, ACTIONS_TABLE.c.seat, ACTIONS_TABLE.c.text)
-                .where(ACTIONS_TABLE.c.table_id == table.table_id, ACTIONS_TABLE.c.seq > table.seq)
-                .order_by(ACTIONS_TABLE.c.seq)
-            )
-        ).all()
-    applied = 0
-    for seq, seat, text in rows:
-        if seq != table.seq + 1:  # already applied meanwhile, or a gap: next time
-            continue
-        table.take_stored(StoredAction(seq, seat, text))
-        applied += 1
-    return applied
+    return table.take_all_stored(await store.actions_after(table.table_id, table.seq))
 
 
 async def refresh_meta(table: LiveTable, store: Store) -> None:
@@ -137,6 +123,8 @@ class Cluster:
         self._runners: dict[str, asyncio.Task[None]] = {}
         #: Actions carried by notifications, not applied yet (by table, by number).
         self._carried: dict[str, dict[int, StoredAction]] = {}
+        #: "Next deal"s carried by notifications (by table: seat -> finished deals seen).
+        self._acks: dict[str, dict[int, int]] = {}
         #: When a table found waiting for a person was last loaded by adopt_orphans.
         self._waiting_checked: dict[str, float] = {}
         #: Set once the listening connection is up (tests wait for it).
@@ -189,6 +177,7 @@ class Cluster:
         """The table left this process's memory: another process may play its bots."""
         self._idle_bots.pop(table_id, None)
         self._carried.pop(table_id, None)
+        self._acks.pop(table_id, None)
         if table_id not in self._owned:
             return
         self._owned.discard(table_id)
@@ -205,6 +194,11 @@ class Cluster:
         """
         async with table.lock:
             await catch_up(table, self.store)
+
+    async def catch_up_locked(self, table: LiveTable) -> int:
+        """Apply what others stored after what ``table`` knows (call with its
+        lock held); returns how many actions."""
+        return await catch_up(table, self.store)
 
     def owns(self, table_id: str) -> bool:
         return table_id in self._owned
@@ -229,6 +223,30 @@ class Cluster:
             self._owned.add(table_id)
             return True
         return False
+
+    async def _try_lock_many(self, table_ids: list[str]) -> list[str]:
+        """The tables among ``table_ids`` whose advisory lock this process now
+        holds (taken now, or held already), asked for in one statement."""
+        wanted = [t for t in table_ids if t not in self._owned]
+        taken = [t for t in table_ids if t in self._owned]
+        if not wanted:
+            return taken
+        keys = {lock_key(t): t for t in wanted}
+        try:
+            async with self._lock_guard:
+                assert self._locks is not None
+                cursor = await self._locks.execute(
+                    "SELECT key FROM unnest(%s::bigint[]) AS key WHERE pg_try_advisory_lock(key)",
+                    (list(keys),),
+                )
+                rows = await cursor.fetchall()
+        except psycopg.Error:
+            log.warning("%d table(s): the advisory locks could not be asked for", len(keys))
+            return taken
+        for (key,) in rows:
+            self._owned.add(keys[key])
+            taken.append(keys[key])
+        return taken
 
     async def _connect_listener(self) -> None:
         self._listener = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
@@ -262,7 +280,14 @@ class Cluster:
             if table is None:
                 continue
             if what == "meta":
-                self.notified(table_id, "meta")
+                acknowledged = parse_acknowledgement(notice.payload)
+                if acknowledged is None:
+                    self.notified(table_id, "meta")
+                else:
+                    seat, deals = acknowledged
+                    acks = self._acks.setdefault(table_id, {})
+                    acks[seat] = max(deals, acks.get(seat, 0))
+                    self.notified(table_id, "acks")
             elif not what.isdigit() or int(what) > table.seq:
                 # Not an action this process stored itself or already read.
                 if action is None:
@@ -274,7 +299,8 @@ class Cluster:
     def notified(self, table_id: str, what: str) -> None:
         """Catch ``table_id`` up in its own task: ``actions`` (read what it
         missed), ``carried`` (apply the notified actions; read only past a
-        gap) or ``meta``."""
+        gap), ``acks`` (the "Next deal"s notified) or ``meta`` (read them and
+        the bot pause)."""
         self._pending.setdefault(table_id, set()).add(what)
         runner = self._runners.get(table_id)
         if runner is None or runner.done():
@@ -288,6 +314,7 @@ class Cluster:
                 table = self.manager.tables.get(table_id)
                 if table is None:
                     self._carried.pop(table_id, None)
+                    self._acks.pop(table_id, None)
                     continue
                 try:
                     async with table.lock:
@@ -298,7 +325,8 @@ class Cluster:
                         complete = self._apply_carried(table)
                         if "actions" in pending or ("carried" in pending and not complete):
                             await catch_up(table, self.store)
-                        if "meta" in pending:
+                        acks = self._acks.pop(table_id, {})
+                        if "meta" in pending or not self._take_acks(table, acks):
                             await refresh_meta(table, self.store)
                     table.wake_bots()
                 except Exception:
@@ -306,6 +334,22 @@ class Cluster:
         finally:
             if self._runners.get(table_id) is asyncio.current_task():
                 del self._runners[table_id]
+
+    @staticmethod
+    def _take_acks(table: LiveTable, acks: dict[int, int]) -> bool:
+        """Take the "Next deal"s the notices carried (seat -> finished deals
+        seen); False when one is for a deal not finished here yet (then the
+        table must read them)."""
+        finished = len(table.match.finished_deals)
+        if any(deals > finished for deals in acks.values()):
+            return False
+        still = {s for s in table.awaiting if acks.get(s, -1) < finished}
+        # Unchanged (this process's own "Next deal" coming back): nothing to send.
+        if still != table.awaiting:
+            table.awaiting = still
+            if table.on_change is not None:
+                table.on_change(table, None)
+        return True
 
     def _apply_carried(self, table: LiveTable) -> bool:
         """Apply the actions the notifications carried, in order (call with the
@@ -363,19 +407,25 @@ class Cluster:
     async def take_over(self) -> int:
         """Take the tables whose owner is gone; returns how many."""
         taken = 0
-        for table_id, bots in list(self._idle_bots.items()):
+        for table_id in list(self._idle_bots):
             table = self.manager.tables.get(table_id)
             if table is None or table.is_over:
                 self._idle_bots.pop(table_id, None)
-                continue
-            if await self._try_lock(table_id):
-                self._idle_bots.pop(table_id, None)
+        # Every table another process owns, asked for in one statement: asked
+        # one by one, the sweep cost a round trip per table every second
+        # (half the statements of a loaded server of two processes).
+        for table_id in await self._try_lock_many(list(self._idle_bots)):
+            table = self.manager.tables.get(table_id)
+            bots = self._idle_bots.pop(table_id, None)
+            if table is not None and bots is not None:
                 async with table.lock:
                     await catch_up(table, self.store)
                     table.bots = bots
                 log.info("table %s: taken over (its owner is gone)", table_id)
                 table.wake_bots()
                 taken += 1
+            elif table_id in self._owned:  # left memory meanwhile: not ours to keep
+                await self.release(table_id)
         return taken
 
     async def adopt_orphans(self) -> int:

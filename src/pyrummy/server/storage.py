@@ -104,6 +104,8 @@ class ActionRow(Base):
 MIGRATION_LOCK = 0x7079_7275_6D6D_79  # "pyrummy"
 #: The PostgreSQL channel on which stored changes are announced ("table:seq" or "table:meta").
 NOTIFY_CHANNEL = "pyrummy"
+#: The notice of a "Next deal" says ``table:meta:ack:seat:deals`` (see parse_acknowledgement).
+ACKNOWLEDGED = "ack"
 #: The tables as Core objects, for the statements on the hot path of play.
 ACTIONS_TABLE = Base.metadata.tables["actions"]
 TABLES_TABLE = Base.metadata.tables["tables"]
@@ -286,6 +288,18 @@ class Store:
         async with (self.autocommit or self.engine).connect() as connection:
             yield connection
 
+    async def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
+        """The actions of ``table_id`` stored after number ``seq``, in order (one indexed read)."""
+        async with self.read() as connection:
+            rows = (
+                await connection.execute(
+                    select(ACTIONS_TABLE.c.seq, ACTIONS_TABLE.c.seat, ACTIONS_TABLE.c.text)
+                    .where(ACTIONS_TABLE.c.table_id == table_id, ACTIONS_TABLE.c.seq > seq)
+                    .order_by(ACTIONS_TABLE.c.seq)
+                )
+            ).all()
+        return [StoredAction(seq, seat, text) for seq, seat, text in rows]
+
     async def create_table(self, spec: TableSpec, token_digests: Sequence[str | None]) -> None:
         async with self.transaction() as connection:
             await connection.execute(
@@ -329,13 +343,35 @@ class Store:
         if self._appends.sqlite is not None:  # a SQLite file: nobody to notify
             await self._appends.sqlite.set_acknowledged(table_id, seat, deals)
             return
+        if self.autocommit is not None:
+            # PostgreSQL: the change and its announcement in one statement, one
+            # round trip (a session took five: BEGIN, SELECT ... FOR UPDATE,
+            # UPDATE, NOTIFY, COMMIT). The notice carries the change, so the
+            # other processes need not read it back.
+            async with self.autocommit.connect() as connection:
+                await connection.execute(
+                    text(
+                        "WITH changed AS (UPDATE tables SET acknowledged_json ="
+                        " (COALESCE(NULLIF(acknowledged_json, ''), '{}')::jsonb"
+                        " || jsonb_build_object(CAST(:seat AS text), CAST(:deals AS int)))::text"
+                        " WHERE id = :id RETURNING 1)"
+                        " SELECT pg_notify(:channel, :payload) FROM changed"
+                    ),
+                    {
+                        "id": table_id,
+                        "seat": seat,
+                        "deals": deals,
+                        "channel": NOTIFY_CHANNEL,
+                        "payload": f"{table_id}:meta:{ACKNOWLEDGED}:{seat}:{deals}",
+                    },
+                )
+            return
         async with self._sessions.begin() as session:
             row = await session.get(TableRow, table_id, with_for_update=True)
             if row is not None:
                 seen = json.loads(row.acknowledged_json or "{}")
                 seen[str(seat)] = deals
                 row.acknowledged_json = json.dumps(seen, sort_keys=True)
-                await self._announce(await session.connection(), table_id, "meta")
 
     async def set_bot_delay(self, table_id: str, delay: float) -> None:
         async with self.transaction() as connection:
@@ -593,6 +629,21 @@ def notice_of(item: _Append) -> str:
     't1:7:2:discard 9H'
     """
     return f"{item.table_id}:{item.seq}:{item.seat}:{item.text}"
+
+
+def parse_acknowledgement(payload: str) -> tuple[int, int] | None:
+    """``(seat, deals)`` of the notice of a "Next deal" (``table:meta:ack:seat:deals``),
+    None for any other notice.
+
+    >>> parse_acknowledgement("t1:meta:ack:0:3"), parse_acknowledgement("t1:meta")
+    ((0, 3), None)
+    """
+    parts = payload.split(":")
+    if len(parts) != 5 or parts[1:3] != ["meta", ACKNOWLEDGED]:
+        return None
+    if not (parts[3].isdigit() and parts[4].isdigit()):
+        return None
+    return int(parts[3]), int(parts[4])
 
 
 def parse_notice(payload: str) -> tuple[str, str, StoredAction | None]:

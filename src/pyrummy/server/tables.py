@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 
 from pyrummy.bots.registry import DIFFICULTIES
 from pyrummy.core.actions import Action, ActionKind, parse_action
-from pyrummy.core.errors import RulesError
+from pyrummy.core.errors import RulesError, RummyError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import bot_seed as bot_seed  # re-exported: the server names it here too
@@ -268,6 +269,13 @@ class LiveTable:
         try:
             result = self.result(candidate) if candidate.is_over else None
             await self.store.append_action(self.table_id, stored.seq, seat, stored.text, result)
+        except IntegrityError:
+            # Another server process stored action number seq first: what this
+            # one knows is right but old. It reads the newer actions (and
+            # publishes them) rather than the whole table.
+            log.info("table %s: action %d was stored by another process", self.table_id, stored.seq)
+            self.take_all_stored(await self.store.actions_after(self.table_id, self.seq))
+            raise TableError(409, "seat.stale", seq=self.seq) from None
         except Exception:
             # The store refused (or something broke mid-way): storage is the
             # truth, so rebuild the table from it before answering.
@@ -308,6 +316,16 @@ class LiveTable:
         if stored.seat in self.humans:  # not abandoned, though the person acts elsewhere
             self.last_human_at = time.time()
         self._publish(stored)
+
+    def take_all_stored(self, actions: Sequence[StoredAction]) -> int:
+        """:meth:`take_stored` each of ``actions`` that comes next, in order
+        (call with :attr:`lock` held); returns how many."""
+        taken = 0
+        for stored in actions:
+            if stored.seq == self.seq + 1:  # else applied meanwhile, or a gap: next time
+                self.take_stored(stored)
+                taken += 1
+        return taken
 
     async def _reload(self) -> None:
         """Read the table back from storage. Actions stored meanwhile (by
@@ -536,11 +554,14 @@ class TableManager:
             table.wake_bots()
         return len(self.tables)
 
-    async def get(self, table_id: str) -> LiveTable:
+    async def get(self, table_id: str, current: bool = True) -> LiveTable:
+        """The table, loaded on demand. With other processes on the database
+        (``cluster``) it has first read what they stored, unless ``current``
+        is False: then it is as this process knows it (see :meth:`play`)."""
         table = self.tables.get(table_id)
         if table is not None:
             table.touched = time.monotonic()
-            if self.cluster is not None:
+            if current and self.cluster is not None:
                 await self.cluster.refresh(table)
             return table
         if len(table_id) > 32:
@@ -573,6 +594,37 @@ class TableManager:
         if existing is table and self.cluster is not None:
             await self.cluster.adopt(table)
         return existing
+
+    async def play(
+        self, table: LiveTable, seat: int, text: str, seq: int | None = None
+    ) -> StoredAction:
+        """A person's action on ``table`` (got with ``current=False``; call with
+        its lock held): ``seq``, when given, must be the table's number.
+
+        With other processes on the database, the table as this process knows
+        it is tried first, without reading storage (a round trip per action
+        saved): storage takes action ``seq + 1`` only if nobody stored it
+        before, so an action it takes was played on the table as stored. When
+        the action is refused (another's turn, illegal, a stale number, or
+        storage refusing the number), the table reads what the others stored
+        and the action is tried once more: only then is the refusal the answer.
+        """
+        known = table.seq
+        try:
+            return await self._play_once(table, seat, text, seq)
+        except (TableError, RummyError):
+            if self.cluster is None:
+                raise
+            await self.cluster.catch_up_locked(table)
+            if table.seq == known:  # the table was current: the refusal stands
+                raise
+        return await self._play_once(table, seat, text, seq)
+
+    @staticmethod
+    async def _play_once(table: LiveTable, seat: int, text: str, seq: int | None) -> StoredAction:
+        if seq is not None and seq != table.seq:
+            raise TableError(409, "seat.stale", seq=table.seq)
+        return await table.apply(seat, text)
 
     async def _last_human_action(self, table: LiveTable) -> float:
         if not table.humans:
