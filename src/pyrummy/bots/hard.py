@@ -107,6 +107,7 @@ from pyrummy.bots.knock_equity import (
     estimate_knock,
 )
 from pyrummy.bots.knock_model import ACTIVE_PRIOR, OpponentModel
+from pyrummy.bots.knock_value import KnockValueModel, learned_knock, load_model
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -247,6 +248,8 @@ class HardBot:
         gin_hold_samples: int = DEFAULT_GIN_HOLD_SAMPLES,
         gin_hold_selection: int = DEFAULT_SELECTION,
         gin_hold_pass: float = DEFAULT_PASS_LIKELIHOOD,
+        knock_value: bool | None = None,
+        knock_value_margin: float = 0.0,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -289,6 +292,8 @@ class HardBot:
         )
         #: Re-deals behind the last knock-rummy knock decision.
         self.last_knock_samples = 0
+        self.knock_value = knock_value
+        self.knock_value_margin = knock_value_margin
         self.guide = MediumBot(
             seed,
             samples=knock_samples,
@@ -321,6 +326,9 @@ class HardBot:
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return self.guide.choose(observation, legal_actions)
+        value_model = self.value_model_at(observation.players) if rules.family == "knock" else None
+        if value_model is not None:
+            return self.knock_rummy_learned(observation, give_backs, rules, value_model)
         if rules.family == "knock" and (
             self.knock_equity or (self.equity_after_pass and _an_opponent_passed(observation))
         ):
@@ -476,6 +484,31 @@ class HardBot:
                 return knock
         preferred = self.guide.choose_give_back(observation, discards, rules)
         return self.choose_discard(observation, discards, preferred, rules, started)
+
+    def knock_rummy_learned(
+        self,
+        observation: Observation,
+        give_backs: Sequence[Action],
+        rules: Rules,
+        model: KnockValueModel,
+    ) -> Action:
+        """Knock when the learned model says it gains (:mod:`pyrummy.bots.knock_value`), else discard."""
+        started = self.clock()
+        knock = learned_knock(observation, give_backs, rules, model, self.knock_value_margin)
+        if knock is not None:
+            return knock
+        discards = [a for a in give_backs if a.kind is ActionKind.DISCARD]
+        preferred = self.guide.choose_give_back(observation, discards, rules)
+        return self.choose_discard(observation, discards, preferred, rules, started)
+
+    def value_model_at(self, players: int) -> KnockValueModel | None:
+        """The learned knock model if it decides knocks at this table size (``knock_value``)."""
+        if self.knock_value is False:
+            return None
+        model = load_model()
+        if self.knock_value or players in model.players:
+            return model
+        return None
 
     def require_gain_at(self, players: int) -> bool:
         """Does the knock equity knock only at an expected gain at this table size?"""
