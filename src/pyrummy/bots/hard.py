@@ -22,6 +22,12 @@
   never-knock +11.59 from +9.56, knock-10 +10.68 from +9.19, medium +0.00
   from +0.12). ``opponent_model`` (off) re-deals by the two-type model of
   :mod:`pyrummy.bots.knock_model` instead.
+  At the table sizes the learned model was trained for (4 players), the
+  knock is instead decided by :mod:`pyrummy.bots.knock_value`
+  (``knock_value``; default None: on there): a linear model of "knock now"
+  over "play on" fitted from counterfactual branches of real deals
+  (``benchmarks/train_knock_value.py``), knocking when the predicted gain
+  exceeds ``knock_value_margin``.
   ``knock_equity=True`` uses the equity
   from the first turn on (measured worse: the first player's first knock,
   with nothing seen of the others, is better judged by the re-deals).
@@ -209,6 +215,9 @@ class HardBot:
     fixes the work, else 30% of the budget), its opponent selecting from
     ``gin_hold_selection`` more cards and weighed ``gin_hold_pass`` when it
     could have knocked and did not;
+    ``knock_value``: knock rummy, decide the knock by the learned model of
+    :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
+    for) when its predicted gain exceeds ``knock_value_margin``;
     ``clock``: the clock the budgets are read
     from (injected in tests).
 
