@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import time
+import zlib
 from collections.abc import Sequence
 
 from bots import make_player
@@ -135,6 +136,7 @@ def collect(
                             "deadwood": least,
                             "opponent": opponent,
                             "turn": observation.turn,
+                            "medium_knocks": choice.kind is ActionKind.KNOCK,
                         }
                     )
                     if choice.kind is ActionKind.KNOCK and rng.random() < explore:
@@ -158,13 +160,14 @@ def fit(samples: Sequence[dict[str, object]], ridge: float) -> list[float]:
     for sample in samples:
         x = sample["x"]
         y = sample["y"]
+        w = float(str(sample.get("w", 1.0)))
         assert isinstance(x, list) and isinstance(y, float)
         active = [(i, v) for i, v in enumerate(x) if v]
         for i, vi in active:
-            moment[i] += vi * y
+            moment[i] += w * vi * y
             row = gram[i]
             for j, vj in active:
-                row[j] += vi * vj
+                row[j] += w * vi * vj
     for col in range(size):
         pivot = max(range(col, size), key=lambda r: abs(gram[r][col]))
         gram[col], gram[pivot] = gram[pivot], gram[col]
@@ -197,6 +200,11 @@ def report(samples: Sequence[dict[str, object]], model: KnockValueModel, title: 
     ys = [float(str(s["y"])) for s in samples]
     preds = [model.gain(list(s["x"])) for s in samples]  # type: ignore[call-overload]
     chosen = statistics.fmean(y if p > 0 else 0.0 for y, p in zip(ys, preds, strict=True))
+    if all("medium_knocks" in s for s in samples):
+        medium = statistics.fmean(
+            float(str(s["y"])) if s["medium_knocks"] else 0.0 for s in samples
+        )
+        print(f"medium's own knocks, per decision: {medium:+.2f}")
     best = statistics.fmean(max(y, 0.0) for y in ys)
     always = statistics.fmean(ys)
     print(
@@ -214,24 +222,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ridge", type=float, default=5.0)
     parser.add_argument("--population", nargs="+", default=list(POPULATION))
-    parser.add_argument("--data", help="write (or with --fit-only read) the samples, JSON lines")
+    parser.add_argument(
+        "--data",
+        nargs="+",
+        help="write the samples to the first file (JSON lines); with --fit-only, read them all",
+    )
+    parser.add_argument(
+        "--weight",
+        action="append",
+        default=[],
+        metavar="OPPONENT=W",
+        help="weight of the decisions made against this opponent in the fit (default 1)",
+    )
     parser.add_argument("--fit-only", action="store_true")
     parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
     parser.add_argument("--out", help="write the fitted weights here")
     args = parser.parse_args(argv)
     if args.fit_only:
-        with open(args.data, encoding="utf-8") as source:
-            samples = [json.loads(line) for line in source]
+        samples = []
+        for name in args.data:
+            with open(name, encoding="utf-8") as source:
+                samples.extend(json.loads(line) for line in source)
+        # Interleave the files so that the held-out tail draws on each of them.
+        samples.sort(key=lambda s: zlib.crc32(json.dumps(s).encode()))
     else:
         samples = collect(
             args.deals, args.players, args.playouts, args.explore, args.seed, args.population
         )
         if args.data:
-            with open(args.data, "w", encoding="utf-8") as out:
+            with open(args.data[0], "w", encoding="utf-8") as out:
                 for sample in samples:
                     out.write(json.dumps(sample) + "\n")
+    weights = {name: float(w) for name, _, w in (o.partition("=") for o in args.weight)}
+    for sample in samples:
+        sample["w"] = weights.get(str(sample.get("opponent")), 1.0)
     cut = int(len(samples) * (1 - args.holdout))
-    trained = f"{len(samples)} decisions, seed {args.seed}, ridge {args.ridge}"
+    trained = (
+        f"{len(samples)} decisions, seed {args.seed}, ridge {args.ridge}, "
+        f"weights {weights or 'none'}"
+    )
     model = KnockValueModel(tuple(fit(samples[:cut], args.ridge)), (args.players,), trained)
     report(samples[:cut], model, f"training ({cut} decisions)")
     if cut < len(samples):

@@ -116,7 +116,9 @@ def test_hard_knocks_or_discards_as_the_model_says(monkeypatch: pytest.MonkeyPat
     if _least_left(deal, seat) > KNOCK_VALUE_CAP:
         pytest.skip("this deal's hand is above the cap")
     for gain, kind in ((5.0, ActionKind.KNOCK), (-5.0, ActionKind.DISCARD)):
-        monkeypatch.setattr("pyrummy.bots.hard.load_model", lambda g=gain: _constant_model(g))
+        monkeypatch.setattr(
+            "pyrummy.bots.hard.load_model", lambda path=None, g=gain: _constant_model(g)
+        )
         assert HardBot(seed=1, rollouts=2).choose(observation, legal).kind is kind
 
 

@@ -217,7 +217,8 @@ class HardBot:
     could have knocked and did not;
     ``knock_value``: knock rummy, decide the knock by the learned model of
     :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
-    for) when its predicted gain exceeds ``knock_value_margin``;
+    for) when its predicted gain exceeds ``knock_value_margin``, with the
+    weights shipped or read from the file ``knock_value_weights``;
     ``clock``: the clock the budgets are read
     from (injected in tests).
 
@@ -259,6 +260,7 @@ class HardBot:
         gin_hold_pass: float = DEFAULT_PASS_LIKELIHOOD,
         knock_value: bool | None = None,
         knock_value_margin: float = 0.0,
+        knock_value_weights: str | None = None,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -303,6 +305,7 @@ class HardBot:
         self.last_knock_samples = 0
         self.knock_value = knock_value
         self.knock_value_margin = knock_value_margin
+        self.knock_value_weights = knock_value_weights
         self.guide = MediumBot(
             seed,
             samples=knock_samples,
@@ -514,7 +517,7 @@ class HardBot:
         """The learned knock model if it decides knocks at this table size (``knock_value``)."""
         if self.knock_value is False:
             return None
-        model = load_model()
+        model = load_model(self.knock_value_weights)
         if self.knock_value or players in model.players:
             return model
         return None

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Final
 
 from pyrummy.bots.hand import best_give_back
@@ -130,8 +131,10 @@ class KnockValueModel:
 
 
 @cache
-def load_model() -> KnockValueModel:
-    """The shipped model (read once)."""
+def load_model(path: str | None = None) -> KnockValueModel:
+    """The shipped model, or the weights at ``path`` (each read once)."""
+    if path is not None:
+        return KnockValueModel.from_json(Path(path).read_text(encoding="utf-8"))
     text = resources.files("pyrummy.bots").joinpath(MODEL_FILE).read_text(encoding="utf-8")
     return KnockValueModel.from_json(text)
 
