@@ -239,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", help="write the fitted weights here")
     args = parser.parse_args(argv)
     if args.fit_only:
-        samples = []
+        samples: list[dict[str, object]] = []
         for name in args.data:
             with open(name, encoding="utf-8") as source:
                 samples.extend(json.loads(line) for line in source)
