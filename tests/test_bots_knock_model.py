@@ -188,10 +188,12 @@ def test_equity_require_gain_waits_when_knocking_is_best_but_still_a_loss(
     monkeypatch.setattr(
         "pyrummy.bots.hard.estimate_knock", lambda *args, **kwargs: KnockEstimate(-1.0, -5.0, 1)
     )
-    plain = HardBot(seed=1, rollouts=2, equity_require_gain=False).choose(observation, legal)
-    careful = HardBot(seed=1, rollouts=2, equity_require_gain=True).choose(observation, legal)
-    assert plain.kind is ActionKind.KNOCK
-    assert careful.kind is ActionKind.DISCARD
+    # The learned knock (pyrummy.bots.knock_value) is off: this is the equity's rule.
+    plain = HardBot(seed=1, rollouts=2, equity_require_gain=False, knock_value=False)
+    careful = HardBot(seed=1, rollouts=2, equity_require_gain=True, knock_value=False)
+    assert plain.choose(observation, legal).kind is ActionKind.KNOCK
+    assert careful.choose(observation, legal).kind is ActionKind.DISCARD
     # By default: at 3+ players only (this deal has 4).
-    assert HardBot(seed=1, rollouts=2).choose(observation, legal).kind is ActionKind.DISCARD
+    default = HardBot(seed=1, rollouts=2, knock_value=False)
+    assert default.choose(observation, legal).kind is ActionKind.DISCARD
     assert not HardBot(seed=1, rollouts=2).require_gain_at(2)

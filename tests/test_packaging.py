@@ -39,6 +39,7 @@ def test_wheel_holds_the_package_and_its_data(wheel: zipfile.ZipFile) -> None:
         "pyrummy/__main__.py",
         "pyrummy/py.typed",
         "pyrummy/core/solver.py",
+        "pyrummy/bots/knock_value.json",
         "pyrummy/server/app.py",
         "pyrummy/tournament/__init__.py",
         "pyrummy/tournament/stats.py",

@@ -22,6 +22,12 @@
   never-knock +11.59 from +9.56, knock-10 +10.68 from +9.19, medium +0.00
   from +0.12). ``opponent_model`` (off) re-deals by the two-type model of
   :mod:`pyrummy.bots.knock_model` instead.
+  At the table sizes the learned model was trained for (4 players), the
+  knock is instead decided by :mod:`pyrummy.bots.knock_value`
+  (``knock_value``; default None: on there): a linear model of "knock now"
+  over "play on" fitted from counterfactual branches of real deals
+  (``benchmarks/train_knock_value.py``), knocking when the predicted gain
+  exceeds ``knock_value_margin``.
   ``knock_equity=True`` uses the equity
   from the first turn on (measured worse: the first player's first knock,
   with nothing seen of the others, is better judged by the re-deals).
@@ -107,6 +113,7 @@ from pyrummy.bots.knock_equity import (
     estimate_knock,
 )
 from pyrummy.bots.knock_model import ACTIVE_PRIOR, OpponentModel
+from pyrummy.bots.knock_value import KnockValueModel, learned_knock, load_model
 from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -208,6 +215,10 @@ class HardBot:
     fixes the work, else 30% of the budget), its opponent selecting from
     ``gin_hold_selection`` more cards and weighed ``gin_hold_pass`` when it
     could have knocked and did not;
+    ``knock_value``: knock rummy, decide the knock by the learned model of
+    :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
+    for) when its predicted gain exceeds ``knock_value_margin``, with the
+    weights shipped or read from the file ``knock_value_weights``;
     ``clock``: the clock the budgets are read
     from (injected in tests).
 
@@ -247,6 +258,9 @@ class HardBot:
         gin_hold_samples: int = DEFAULT_GIN_HOLD_SAMPLES,
         gin_hold_selection: int = DEFAULT_SELECTION,
         gin_hold_pass: float = DEFAULT_PASS_LIKELIHOOD,
+        knock_value: bool | None = None,
+        knock_value_margin: float = 0.0,
+        knock_value_weights: str | None = None,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -289,6 +303,9 @@ class HardBot:
         )
         #: Re-deals behind the last knock-rummy knock decision.
         self.last_knock_samples = 0
+        self.knock_value = knock_value
+        self.knock_value_margin = knock_value_margin
+        self.knock_value_weights = knock_value_weights
         self.guide = MediumBot(
             seed,
             samples=knock_samples,
@@ -321,6 +338,9 @@ class HardBot:
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if not give_backs:
             return self.guide.choose(observation, legal_actions)
+        value_model = self.value_model_at(observation.players) if rules.family == "knock" else None
+        if value_model is not None:
+            return self.knock_rummy_learned(observation, give_backs, rules, value_model)
         if rules.family == "knock" and (
             self.knock_equity or (self.equity_after_pass and _an_opponent_passed(observation))
         ):
@@ -476,6 +496,31 @@ class HardBot:
                 return knock
         preferred = self.guide.choose_give_back(observation, discards, rules)
         return self.choose_discard(observation, discards, preferred, rules, started)
+
+    def knock_rummy_learned(
+        self,
+        observation: Observation,
+        give_backs: Sequence[Action],
+        rules: Rules,
+        model: KnockValueModel,
+    ) -> Action:
+        """Knock when the learned model says it gains (:mod:`pyrummy.bots.knock_value`), else discard."""
+        started = self.clock()
+        knock = learned_knock(observation, give_backs, rules, model, self.knock_value_margin)
+        if knock is not None:
+            return knock
+        discards = [a for a in give_backs if a.kind is ActionKind.DISCARD]
+        preferred = self.guide.choose_give_back(observation, discards, rules)
+        return self.choose_discard(observation, discards, preferred, rules, started)
+
+    def value_model_at(self, players: int) -> KnockValueModel | None:
+        """The learned knock model if it decides knocks at this table size (``knock_value``)."""
+        if self.knock_value is False:
+            return None
+        model = load_model(self.knock_value_weights)
+        if self.knock_value or players in model.players:
+            return model
+        return None
 
     def require_gain_at(self, players: int) -> bool:
         """Does the knock equity knock only at an expected gain at this table size?"""
