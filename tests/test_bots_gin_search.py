@@ -135,3 +135,25 @@ def test_negative_search_counts_are_refused() -> None:
         HardBot(rollouts=4, gin_search_samples=-1)
     with pytest.raises(BotError):
         HardBot(rollouts=4, gin_search_draws=-1)
+
+
+def test_a_large_margin_keeps_the_heuristic_choice() -> None:
+    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
+    rules = find_rules(view.rules)
+    # The heuristic ranks breaking the run first; the play-outs clearly prefer KD (above).
+    scores = {Card("3S"): 0.0, Card("KD"): 1.0}
+    searched, _ = searched_discard(view, scores, rules, random.Random(1), candidates=2, samples=60)
+    assert searched == Card("KD")
+    kept, _ = searched_discard(
+        view, scores, rules, random.Random(1), candidates=2, samples=60, margin=1e9
+    )
+    assert kept == Card("3S")
+    found = discard_values(
+        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), samples=60
+    )
+    assert found.errors[Card("3S").index] == 0.0
+    assert (
+        0.0
+        < found.errors[Card("KD").index]
+        < found.values[Card("KD").index] - found.values[Card("3S").index]
+    )

@@ -16,9 +16,10 @@ noisy than the means. Anytime: at most ``samples`` re-deals, stopping once
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pyrummy.bots.gin_hold import (
     DEFAULT_PASS_LIKELIHOOD,
@@ -41,10 +42,41 @@ _KNOCK_AT_NEXT_CHANCE = 1
 
 @dataclass(frozen=True)
 class SearchValues:
-    """Mean points for this seat of each choice (keyed by card index, or 'take'/'stock')."""
+    """Mean points for this seat of each choice (keyed by card index, or :data:`TAKE`/:data:`STOCK`).
+
+    ``errors``: the standard error of each choice's mean less the first
+    choice's, on the same re-deals (0 for the first).
+    """
 
     values: dict[int, float]
     samples: int
+    errors: dict[int, float] = field(default_factory=dict)
+
+
+class _Paired:
+    """Weighted points of several choices on the same re-deals, and their paired errors."""
+
+    def __init__(self, keys: Sequence[int]) -> None:
+        self.keys = list(keys)
+        self.rows: list[tuple[float, list[float]]] = []
+
+    def add(self, weight: float, points: list[float]) -> None:
+        self.rows.append((weight, points))
+
+    def result(self) -> SearchValues:
+        total = sum(w for w, _ in self.rows)
+        if not self.rows or total <= 0:
+            return SearchValues({}, len(self.rows))
+        squares = sum(w * w for w, _ in self.rows)
+        effective = total * total / squares
+        values: dict[int, float] = {}
+        errors: dict[int, float] = {}
+        for i, key in enumerate(self.keys):
+            values[key] = sum(w * p[i] for w, p in self.rows) / total
+            gap = values[key] - sum(w * p[0] for w, p in self.rows) / total
+            spread = sum(w * (p[i] - p[0] - gap) ** 2 for w, p in self.rows) / total
+            errors[key] = math.sqrt(spread / effective) if effective > 1 else math.inf
+        return SearchValues(values, len(self.rows), errors)
 
 
 def discard_values(
@@ -67,23 +99,23 @@ def discard_values(
     if not redeals.usable or not candidates:
         return SearchValues({}, 0)
     hand = observation.hand.mask
-    totals = dict.fromkeys(candidates, 0.0)
-    weight_total = 0.0
+    paired = _Paired(candidates)
     done = 0
     while done < samples:
         if clock is not None and done >= MIN_SAMPLES and clock() > deadline:
             break
         theirs, stock, weight = redeals.draw()
         done += 1
-        weight_total += weight
-        for card in candidates:
-            up = 1 << card
-            totals[card] += weight * play.play_out(
-                hand & ~up, theirs, up, list(stock), _KNOCK_AT_NEXT_CHANCE, 0
+        points = [
+            float(
+                play.play_out(
+                    hand & ~(1 << card), theirs, 1 << card, list(stock), _KNOCK_AT_NEXT_CHANCE, 0
+                )
             )
-    if done == 0 or weight_total <= 0:
-        return SearchValues({}, done)
-    return SearchValues({c: t / weight_total for c, t in totals.items()}, done)
+            for card in candidates
+        ]
+        paired.add(weight, points)
+    return paired.result()
 
 
 #: Keys of :func:`draw_values`.
@@ -116,8 +148,7 @@ def draw_values(
         return SearchValues({}, 0)
     hand = observation.hand.mask
     up = 1 << up_card
-    totals = {TAKE: 0.0, STOCK: 0.0}
-    weight_total = 0.0
+    paired = _Paired([STOCK, TAKE])
     done = 0
     while done < samples:
         if clock is not None and done >= MIN_SAMPLES and clock() > deadline:
@@ -126,14 +157,11 @@ def draw_values(
         if len(stock) <= rules.wall_cards:
             break
         done += 1
-        weight_total += weight
-        totals[TAKE] += weight * _after_draw(play, hand | up, up, theirs, list(stock))
+        taken = _after_draw(play, hand | up, up, theirs, list(stock))
         rest = list(stock)
         drawn = 1 << rest.pop()
-        totals[STOCK] += weight * _after_draw(play, hand | drawn, 0, theirs, rest)
-    if done == 0 or weight_total <= 0:
-        return SearchValues({}, done)
-    return SearchValues({k: t / weight_total for k, t in totals.items()}, done)
+        paired.add(weight, [_after_draw(play, hand | drawn, 0, theirs, rest), taken])
+    return paired.result()
 
 
 def _after_draw(play: Play, full: int, taken: int, theirs: int, stock: list[int]) -> float:
@@ -161,9 +189,12 @@ def searched_discard(
     samples: int,
     deadline: float = float("inf"),
     clock: Callable[[], float] | None = None,
+    margin: float = 0.0,
 ) -> tuple[Card | None, int]:
     """The discard among the ``candidates`` lowest ``scores`` that plays out best, and re-deals.
 
+    Another card than the lowest-scored one only when it plays out better
+    by more than ``margin`` standard errors (paired on the same re-deals).
     None when there is nothing to choose (one candidate, or no re-deal).
     """
     ranked = sorted(scores, key=lambda card: (scores[card], card.index))[:candidates]
@@ -180,7 +211,14 @@ def searched_discard(
     )
     if not found.values:
         return None, found.samples
+    values, errors = found.values, found.errors
+    clear = [
+        c
+        for c in ranked[1:]
+        if values[c.index] - values[ranked[0].index] > margin * errors[c.index]
+    ]
+    if not clear:
+        return ranked[0], found.samples
     # The first of the ranked cards among the best: ties keep the heuristic's order.
-    best = max(found.values.values())
-    choice = next(card for card in ranked if found.values[card.index] >= best - 1e-9)
-    return choice, found.samples
+    best = max(values[c.index] for c in clear)
+    return next(c for c in clear if values[c.index] >= best - 1e-9), found.samples

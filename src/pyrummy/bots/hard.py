@@ -170,6 +170,8 @@ DEFAULT_GIN_HOLD_SAMPLES = 200
 DEFAULT_GIN_SEARCH_SAMPLES = 0
 #: Gin: the discards so searched (the lowest by the one-draw cost and reach).
 DEFAULT_GIN_SEARCH_CANDIDATES = 3
+#: Gin: standard errors by which a searched choice must beat the heuristic's to replace it.
+DEFAULT_GIN_SEARCH_MARGIN = 0.0
 #: Gin, two players: re-deals behind the draw (take the up-card or the stock) so searched; 0: off.
 DEFAULT_GIN_SEARCH_DRAWS = 0
 #: Gin: share of the time budget the searched discard or draw may spend (after the knock's).
@@ -221,7 +223,8 @@ class HardBot:
     ``gin_search_draws`` (default 0: off; two players): choose among the
     ``gin_search_candidates`` best discards, and between the up-card and the
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
-    on a time budget half of it);
+    on a time budget half of it), overruling the one-draw choice only by more
+    than ``gin_search_margin`` standard errors;
     ``clock``: the clock the budgets are read
     from (injected in tests).
 
@@ -264,6 +267,7 @@ class HardBot:
         gin_search_samples: int = DEFAULT_GIN_SEARCH_SAMPLES,
         gin_search_candidates: int = DEFAULT_GIN_SEARCH_CANDIDATES,
         gin_search_draws: int = DEFAULT_GIN_SEARCH_DRAWS,
+        gin_search_margin: float = DEFAULT_GIN_SEARCH_MARGIN,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -304,6 +308,7 @@ class HardBot:
         self.gin_search_samples = gin_search_samples
         self.gin_search_candidates = gin_search_candidates
         self.gin_search_draws = gin_search_draws
+        self.gin_search_margin = gin_search_margin
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -393,9 +398,12 @@ class HardBot:
             clock=self.clock if timed else None,
         )
         self.last_rollouts = found.samples
-        if not found.values or found.values[TAKE] == found.values[STOCK]:
+        if not found.values:
             return preferred
-        return take if found.values[TAKE] > found.values[STOCK] else stock
+        gain = found.values[TAKE] - found.values[STOCK]
+        if abs(gain) <= self.gin_search_margin * found.errors[TAKE] or gain == 0:
+            return preferred
+        return take if gain > 0 else stock
 
     def gin_discard(
         self,
@@ -436,6 +444,7 @@ class HardBot:
                 samples=MAX_SAMPLES if timed else self.gin_search_samples,
                 deadline=deadline,
                 clock=self.clock if timed else None,
+                margin=self.gin_search_margin,
             )
             if searched is not None:
                 return _discard_of(give_backs, searched) or preferred
