@@ -194,7 +194,7 @@ def knock_net(
 # -- play-outs ----------------------------------------------------------------------
 
 
-class _Play:
+class Play:
     """Both seats' play-out policy under fixed rules (the knock thresholds vary)."""
 
     def __init__(self, rules: Rules) -> None:
@@ -224,7 +224,7 @@ class _Play:
         drawn = taken or 1 << stock.pop()
         full = hand | drawn
         value, tied = best_discards_of_mask(full, ace, keep=taken)
-        card = 1 << (_highest_value(tied, self.values))
+        card = 1 << (highest_value(tied, self.values))
         return full & ~card, card, value <= knock_at
 
     def play_out(
@@ -257,7 +257,7 @@ class _Play:
         return 0
 
 
-def _highest_value(cards: int, values: Sequence[int]) -> int:
+def highest_value(cards: int, values: Sequence[int]) -> int:
     """The index of the highest-valued card in ``cards`` (the highest index among ties)."""
     best = -1
     best_key = (-1, -1)
@@ -280,12 +280,12 @@ def _stock_draws(observation: Observation, seat: int) -> int:
     )
 
 
-def _selected_hand(hand: int, extra: int, known: int, play: _Play) -> tuple[int, list[int]]:
+def _selected_hand(hand: int, extra: int, known: int, play: Play) -> tuple[int, list[int]]:
     """``hand`` less ``extra`` cards given back the play-out's way (never a ``known`` card)."""
     dropped = []
     for _ in range(extra):
         _, tied = best_discards_of_mask(hand, play.ace, keep=known)
-        index = _highest_value(tied, play.values)
+        index = highest_value(tied, play.values)
         hand &= ~(1 << index)
         dropped.append(index)
     return hand, dropped
@@ -297,6 +297,60 @@ def _passed_knock(observation: Observation, seat: int) -> bool:
         if actor == seat:
             return action.kind is ActionKind.DISCARD
     return False
+
+
+class Redeals:
+    """Re-deals of what a seat cannot see: the opponent's hand (selected) and the stock.
+
+    The opponent's unknown cards are the best of ``min(stock draws,
+    selection)`` more: it kept what suited it, giving back the play-out's
+    way. A re-deal in which the opponent could have knocked at its last
+    give-back but did not weighs ``pass_likelihood``. Two players only;
+    ``usable`` is False when the observation cannot be re-dealt.
+    """
+
+    def __init__(
+        self,
+        observation: Observation,
+        rules: Rules,
+        rng: random.Random,
+        play: Play,
+        *,
+        pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD,
+        selection: int = DEFAULT_SELECTION,
+    ) -> None:
+        me = observation.seat
+        assert me is not None and observation.players == 2
+        opponent = 1 - me
+        self.rules = rules
+        self.rng = rng
+        self.play = play
+        self.pass_likelihood = pass_likelihood
+        self.known = observation.known_cards[opponent].mask
+        self.missing = observation.hand_sizes[opponent] - self.known.bit_count()
+        self.pool = [card.index for card in observation.unseen_cards()]
+        self.usable = 0 <= self.missing <= len(self.pool)
+        self.passed = _passed_knock(observation, opponent)
+        self.extra = max(
+            0, min(selection, _stock_draws(observation, opponent), len(self.pool) - self.missing)
+        )
+
+    def draw(self) -> tuple[int, list[int], float]:
+        """One re-deal: (the opponent's hand, the stock drawn from its end, its weight)."""
+        pool = self.pool
+        self.rng.shuffle(pool)
+        theirs = self.known
+        for index in pool[: self.missing + self.extra]:
+            theirs |= 1 << index
+        stock = pool[self.missing + self.extra :]
+        if self.extra:
+            theirs, dropped = _selected_hand(theirs, self.extra, self.known, self.play)
+            stock += dropped
+            self.rng.shuffle(stock)
+        weight = 1.0
+        if self.passed and deadwood_of_mask(theirs, self.rules.ace) <= self.rules.knock_limit:
+            weight = self.pass_likelihood
+        return theirs, stock, weight
 
 
 def hold_values(
@@ -314,23 +368,16 @@ def hold_values(
 ) -> HoldValues:
     """Knocking now with ``knock_card`` (an index) against playing on, on re-deals.
 
-    At most ``samples`` re-deals; once ``clock()`` passes ``deadline`` it
-    stops (after :data:`MIN_SAMPLES`). The opponent's unknown cards are the
-    best of ``min(stock draws, selection)`` more: it kept what suited it,
-    giving back the play-out's way. Two players only.
+    At most ``samples`` re-deals (:class:`Redeals`); once ``clock()`` passes
+    ``deadline`` it stops (after :data:`MIN_SAMPLES`). Two players only.
     """
-    me = observation.seat
-    assert me is not None and observation.players == 2
-    opponent = 1 - me
     hand = observation.hand.mask & ~(1 << knock_card)
-    known = observation.known_cards[opponent].mask
-    missing = observation.hand_sizes[opponent] - known.bit_count()
-    pool = [card.index for card in observation.unseen_cards()]
-    if missing < 0 or missing > len(pool):
+    play = Play(rules)
+    redeals = Redeals(
+        observation, rules, rng, play, pass_likelihood=pass_likelihood, selection=selection
+    )
+    if not redeals.usable:
         return HoldValues(0.0, 0.0, 0.0, 0)
-    passed = _passed_knock(observation, opponent)
-    extra = min(selection, _stock_draws(observation, opponent), len(pool) - missing)
-    play = _Play(rules)
     up = 1 << knock_card
     totals = [0.0, 0.0, 0.0]
     weight_total = 0.0
@@ -338,18 +385,7 @@ def hold_values(
     for _ in range(samples):
         if clock is not None and done >= MIN_SAMPLES and clock() > deadline:
             break
-        rng.shuffle(pool)
-        theirs = known
-        for index in pool[: missing + extra]:
-            theirs |= 1 << index
-        stock = pool[missing + extra :]
-        if extra:
-            theirs, dropped = _selected_hand(theirs, extra, known, play)
-            stock += dropped
-            rng.shuffle(stock)
-        weight = 1.0
-        if passed and deadwood_of_mask(theirs, rules.ace) <= rules.knock_limit:
-            weight = pass_likelihood
+        theirs, stock, weight = redeals.draw()
         done += 1
         weight_total += weight
         totals[0] += weight * knock_net(hand, theirs, rules, play.arrangements)

@@ -1,0 +1,159 @@
+"""Gin: the draw and the discard chosen by play-outs (pyrummy.bots.gin_search) and the hard bot's use."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pyrummy.bots import HardBot, SimpleBot
+from pyrummy.bots.base import BotError, is_draw_decision
+from pyrummy.bots.gin_search import (
+    MIN_SAMPLES,
+    STOCK,
+    TAKE,
+    discard_values,
+    draw_values,
+    searched_discard,
+)
+from pyrummy.core.actions import ActionKind
+from pyrummy.core.cards import Card
+from pyrummy.core.deal import new_deal
+from pyrummy.core.rules import find_rules
+from pyrummy.core.sampling import sample_deal
+from test_bots_gin import _gin_view
+
+
+def _searching() -> HardBot:
+    return HardBot(seed=2, rollouts=4, gin_search_samples=24, gin_search_draws=24)
+
+
+def test_searched_decisions_depend_only_on_what_the_seat_sees() -> None:
+    rng = random.Random(5)
+    draws = give_backs = 0
+    for seed in range(12):
+        deal = new_deal("gin", players=2, seed=seed, dealer=seed % 2)
+        simple = SimpleBot(seed=seed)
+        for _ in range(10):
+            if deal.is_over:
+                break
+            seat = deal.current_seat
+            assert seat is not None
+            seen = deal.observe(seat)
+            legal = deal.legal_actions()
+            if len(legal) > 1:
+                other = sample_deal(seen, rng)
+                first = _searching().choose(seen, legal)
+                again = _searching().choose(other.observe(seat), other.legal_actions())
+                assert first == again
+                if is_draw_decision(legal):
+                    draws += 1
+                else:
+                    give_backs += 1
+            deal.apply(simple.choose(seen, legal))
+    assert draws >= 10 and give_backs >= 10
+
+
+def test_breaking_a_meld_plays_out_worse_than_giving_back_a_lone_high_card() -> None:
+    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
+    rules = find_rules(view.rules)
+    found = discard_values(
+        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), samples=60
+    )
+    assert found.samples == 60
+    assert found.values[Card("KD").index] > found.values[Card("3S").index] + 1
+
+
+def test_the_searched_discard_is_one_of_the_candidates() -> None:
+    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
+    rules = find_rules(view.rules)
+    scores = {card: float(i) for i, card in enumerate(view.hand)}
+    choice, samples = searched_discard(
+        view, scores, rules, random.Random(1), candidates=3, samples=20
+    )
+    assert choice in sorted(scores, key=scores.__getitem__)[:3]
+    assert samples == 20
+    # One candidate: nothing to search.
+    assert searched_discard(view, scores, rules, random.Random(1), candidates=1, samples=20) == (
+        None,
+        0,
+    )
+
+
+def test_an_up_card_that_allows_a_knock_plays_out_better_than_the_stock() -> None:
+    # 8C makes 7C 8C 9C TC: deadwood 5D after giving back QH, a knock at once.
+    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
+    rules = find_rules(view.rules)
+    found = draw_values(view, Card("8C").index, rules, random.Random(1), samples=60)
+    assert found.samples == 60
+    assert found.values[TAKE] > found.values[STOCK]
+
+
+def test_the_searches_stop_at_the_deadline_after_the_minimum() -> None:
+    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
+    rules = find_rules(view.rules)
+    cards = [Card("KD").index, Card("QH").index]
+
+    def late() -> float:
+        return 10.0  # always past the deadline
+
+    found = discard_values(
+        view, cards, rules, random.Random(1), samples=500, deadline=3.0, clock=late
+    )
+    assert found.samples == MIN_SAMPLES
+    ten = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
+    up = Card("8C").index
+    drawn = draw_values(ten, up, rules, random.Random(1), samples=500, deadline=3.0, clock=late)
+    assert drawn.samples == MIN_SAMPLES
+
+
+def test_the_hard_bot_on_a_time_budget_stops_its_draw_search_at_its_share() -> None:
+    deal = new_deal("gin", players=2, seed=4, dealer=1)
+    deal.apply("draw stock")  # the first up-card passed: a normal draw follows
+    while not is_draw_decision(deal.legal_actions()):
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply(SimpleBot(seed=1).choose(deal.observe(seat), deal.legal_actions()))
+    seat = deal.current_seat
+    assert seat is not None
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.2  # every reading costs 200 ms of the 0.25 s budget
+        return now[0]
+
+    bot = HardBot(seed=1, time_budget=0.25, gin_search_draws=1, clock=clock)
+    action = bot.choose(deal.observe(seat), deal.legal_actions())
+    assert action.kind in (ActionKind.DRAW_DISCARD, ActionKind.DRAW_STOCK)
+    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops
+    # (on a time budget gin_search_draws only switches the search on).
+    assert bot.last_rollouts == MIN_SAMPLES
+
+
+def test_negative_search_counts_are_refused() -> None:
+    with pytest.raises(BotError):
+        HardBot(rollouts=4, gin_search_samples=-1)
+    with pytest.raises(BotError):
+        HardBot(rollouts=4, gin_search_draws=-1)
+
+
+def test_a_large_margin_keeps_the_heuristic_choice() -> None:
+    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
+    rules = find_rules(view.rules)
+    # The heuristic ranks breaking the run first; the play-outs clearly prefer KD (above).
+    scores = {Card("3S"): 0.0, Card("KD"): 1.0}
+    searched, _ = searched_discard(view, scores, rules, random.Random(1), candidates=2, samples=60)
+    assert searched == Card("KD")
+    kept, _ = searched_discard(
+        view, scores, rules, random.Random(1), candidates=2, samples=60, margin=1e9
+    )
+    assert kept == Card("3S")
+    found = discard_values(
+        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), samples=60
+    )
+    assert found.errors[Card("3S").index] == 0.0
+    assert (
+        0.0
+        < found.errors[Card("KD").index]
+        < found.values[Card("KD").index] - found.values[Card("3S").index]
+    )
