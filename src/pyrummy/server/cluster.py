@@ -37,6 +37,7 @@ from typing import Any
 import psycopg
 from sqlalchemy import select
 
+from pyrummy.server.pg_direct import conninfo
 from pyrummy.server.storage import (
     NOTIFY_CHANNEL,
     TABLES_TABLE,
@@ -48,15 +49,6 @@ from pyrummy.server.storage import (
 from pyrummy.server.tables import LiveTable, TableError, TableManager
 
 log = logging.getLogger("pyrummy.server")
-
-
-def conninfo(url: str) -> str:
-    """A libpq connection string from a SQLAlchemy URL (``postgresql+psycopg://...``).
-
-    >>> conninfo("postgresql+psycopg://u@127.0.0.1:5432/db")
-    'postgresql://u@127.0.0.1:5432/db'
-    """
-    return "postgresql://" + url.partition("://")[2]
 
 
 def lock_key(table_id: str) -> int:
