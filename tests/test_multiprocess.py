@@ -619,3 +619,44 @@ def test_the_direct_pool_reuses_connections_and_replaces_a_lost_one(postgres_ser
             await pool.close()
 
     asyncio.run(run())
+
+
+def test_a_notified_next_action_is_applied_without_a_catch_up_task(postgres_server: str) -> None:
+    """The usual notice (the table's next action, nothing under way for the
+    table) is applied by the listener itself, without a task and a lock."""
+    import asyncio
+
+    from pyrummy.server.storage import SeatSpec
+    from pyrummy.server.tables import new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        members = await two_cluster_members(url)
+        (_, manager_a, _), (_, manager_b, cluster_b) = members
+        try:
+            spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("human")], 0.0)
+            on_a, _ = await manager_a.create(spec)
+            on_b = await manager_b.get(spec.table_id)
+            async with asyncio.timeout(5):
+                while cluster_b._runners:  # the catch-up of B's load
+                    await asyncio.sleep(0.01)
+            tasks: list[str] = []
+            catch_up_table = cluster_b._catch_up_table
+
+            async def counted(table_id: str) -> None:
+                tasks.append(table_id)
+                await catch_up_table(table_id)
+
+            cluster_b._catch_up_table = counted
+            seat = on_a.match.current_seat
+            async with on_a.lock:
+                await on_a.apply(seat, "draw stock")
+            async with asyncio.timeout(5):
+                while on_b.seq < 1:
+                    await asyncio.sleep(0.01)
+            assert tasks == [] and on_b.actions == on_a.actions
+        finally:
+            await stop_members(members)
+
+    asyncio.run(run())
