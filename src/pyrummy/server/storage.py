@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from sqlalchemy import (
     BigInteger,
     Connection,
@@ -61,6 +62,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
+from pyrummy.server.pg_direct import DirectPool, conninfo
 from pyrummy.server.sqlite_writer import SqliteWriter, sqlite_file_of
 
 
@@ -239,11 +241,17 @@ class Store:
         self.autocommit: AsyncEngine | None = (
             make_engine(url, isolation_level="AUTOCOMMIT") if self.notifies else None
         )
+        #: PostgreSQL: the statements of the hot path of play, straight on psycopg.
+        self.direct: DirectPool | None = (
+            DirectPool(conninfo(engine.url.render_as_string(hide_password=False)))
+            if self.notifies
+            else None
+        )
         sqlite_file = sqlite_file_of(str(engine.url))
         self._appends = _GroupCommit(
             engine,
             self.notifies,
-            self.autocommit,
+            self.direct,
             SqliteWriter(sqlite_file) if sqlite_file is not None else None,
         )
 
@@ -290,6 +298,12 @@ class Store:
 
     async def actions_after(self, table_id: str, seq: int) -> list[StoredAction]:
         """The actions of ``table_id`` stored after number ``seq``, in order (one indexed read)."""
+        if self.direct is not None:
+            found = await self.direct.execute(
+                "SELECT seq, seat, text FROM actions WHERE table_id = %s AND seq > %s ORDER BY seq",
+                (table_id, seq),
+            )
+            return [StoredAction(seq, seat, text) for seq, seat, text in found]
         async with self.read() as connection:
             rows = (
                 await connection.execute(
@@ -343,28 +357,25 @@ class Store:
         if self._appends.sqlite is not None:  # a SQLite file: nobody to notify
             await self._appends.sqlite.set_acknowledged(table_id, seat, deals)
             return
-        if self.autocommit is not None:
+        if self.direct is not None:
             # PostgreSQL: the change and its announcement in one statement, one
             # round trip (a session took five: BEGIN, SELECT ... FOR UPDATE,
             # UPDATE, NOTIFY, COMMIT). The notice carries the change, so the
             # other processes need not read it back.
-            async with self.autocommit.connect() as connection:
-                await connection.execute(
-                    text(
-                        "WITH changed AS (UPDATE tables SET acknowledged_json ="
-                        " (COALESCE(NULLIF(acknowledged_json, ''), '{}')::jsonb"
-                        " || jsonb_build_object(CAST(:seat AS text), CAST(:deals AS int)))::text"
-                        " WHERE id = :id RETURNING 1)"
-                        " SELECT pg_notify(:channel, :payload) FROM changed"
-                    ),
-                    {
-                        "id": table_id,
-                        "seat": seat,
-                        "deals": deals,
-                        "channel": NOTIFY_CHANNEL,
-                        "payload": f"{table_id}:meta:{ACKNOWLEDGED}:{seat}:{deals}",
-                    },
-                )
+            await self.direct.execute(
+                "WITH changed AS (UPDATE tables SET acknowledged_json ="
+                " (COALESCE(NULLIF(acknowledged_json, ''), '{}')::jsonb"
+                " || jsonb_build_object(%s::text, %s::int))::text"
+                " WHERE id = %s RETURNING 1)"
+                " SELECT pg_notify(%s, %s) FROM changed",
+                (
+                    str(seat),
+                    deals,
+                    table_id,
+                    NOTIFY_CHANNEL,
+                    f"{table_id}:meta:{ACKNOWLEDGED}:{seat}:{deals}",
+                ),
+            )
             return
         async with self._sessions.begin() as session:
             row = await session.get(TableRow, table_id, with_for_update=True)
@@ -465,6 +476,12 @@ class Store:
         await self.engine.dispose()
         if self.autocommit is not None:
             await self.autocommit.dispose()
+        if self.direct is not None:
+            await self.direct.close()
+
+
+class ActionConflict(Exception):
+    """Action number ``seq`` of the table was stored already (by another server process)."""
 
 
 @dataclass
@@ -496,12 +513,12 @@ class _GroupCommit:
         self,
         engine: AsyncEngine,
         notifies: bool = False,
-        autocommit: AsyncEngine | None = None,
+        direct: DirectPool | None = None,
         sqlite: SqliteWriter | None = None,
     ) -> None:
         self.engine = engine
         self.notifies = notifies
-        self.autocommit = autocommit
+        self.direct = direct
         #: A SQLite file: each batch in one hop to a writer thread (sqlite_writer.py).
         self.sqlite = sqlite
         self.queue: list[_Append] = []
@@ -553,30 +570,28 @@ class _GroupCommit:
         if self.sqlite is not None:
             await self.sqlite.write(batch)
             return
-        if self.autocommit is not None and all(item.result is None for item in batch):
+        if self.direct is not None and all(item.result is None for item in batch):
             # PostgreSQL, no match ends: the rows and their notifications in
             # one statement (atomic on its own), one round trip.
-            async with self.autocommit.connect() as connection:
-                await connection.execute(
-                    text(
-                        "WITH stored AS (INSERT INTO actions (table_id, seq, seat, text, at)"
-                        " SELECT * FROM unnest(CAST(:table_ids AS text[]), CAST(:seqs AS int[]),"
-                        " CAST(:seats AS int[]), CAST(:texts AS text[]),"
-                        " CAST(:ats AS float8[])) RETURNING 1)"
-                        " SELECT pg_notify(:channel, payload)"
-                        " FROM unnest(CAST(:payloads AS text[])) WITH ORDINALITY AS p(payload, n)"
-                        " ORDER BY n"
+            try:
+                await self.direct.execute(
+                    "WITH stored AS (INSERT INTO actions (table_id, seq, seat, text, at)"
+                    " SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[],"
+                    " %s::float8[]) RETURNING 1)"
+                    " SELECT pg_notify(%s, payload)"
+                    " FROM unnest(%s::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n",
+                    (
+                        [a.table_id for a in batch],
+                        [a.seq for a in batch],
+                        [a.seat for a in batch],
+                        [a.text for a in batch],
+                        [a.at for a in batch],
+                        NOTIFY_CHANNEL,
+                        [notice_of(a) for a in batch],
                     ),
-                    {
-                        "table_ids": [a.table_id for a in batch],
-                        "seqs": [a.seq for a in batch],
-                        "seats": [a.seat for a in batch],
-                        "texts": [a.text for a in batch],
-                        "ats": [a.at for a in batch],
-                        "channel": NOTIFY_CHANNEL,
-                        "payloads": [notice_of(a) for a in batch],
-                    },
                 )
+            except psycopg.errors.UniqueViolation as exc:
+                raise ActionConflict(str(exc)) from exc
             return
         async with self.engine.begin() as connection:
             await connection.execute(

@@ -43,6 +43,7 @@ from pyrummy.server.botpool import BotPool
 from pyrummy.server.storage import (
     ACTIONS_TABLE,
     TABLES_TABLE,
+    ActionConflict,
     SeatSpec,
     Store,
     StoredAction,
@@ -269,7 +270,7 @@ class LiveTable:
         try:
             result = self.result(candidate) if candidate.is_over else None
             await self.store.append_action(self.table_id, stored.seq, seat, stored.text, result)
-        except IntegrityError:
+        except (IntegrityError, ActionConflict):
             # Another server process stored action number seq first: what this
             # one knows is right but old. It reads the newer actions (and
             # publishes them) rather than the whole table.
