@@ -160,3 +160,17 @@ def test_the_training_fit_recovers_known_weights() -> None:
         samples.append({"x": x, "y": sum(w * v for w, v in zip(truth, x, strict=True))})
     fitted = fit(samples, ridge=1e-6)
     assert max(abs(a - b) for a, b in zip(fitted, truth, strict=True)) < 1e-3
+
+
+def test_the_margin_is_the_gain_a_knock_must_beat() -> None:
+    rules = find_rules("knock")
+    deal = _to_give_back(5, rounds=1)
+    seat = deal.current_seat
+    assert seat is not None
+    if _least_left(deal, seat) > KNOCK_VALUE_CAP:
+        pytest.skip("this deal's hand is above the cap")
+    observation, legal = deal.observe(seat), deal.legal_actions()
+    give_backs = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.DISCARD)]
+    model = _constant_model(2.0)
+    assert learned_knock(observation, give_backs, rules, model, margin=1.0) is not None
+    assert learned_knock(observation, give_backs, rules, model, margin=3.0) is None
