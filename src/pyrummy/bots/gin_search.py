@@ -118,8 +118,9 @@ def discard_values(
     return paired.result()
 
 
-#: Keys of :func:`draw_values`.
+#: Key of :func:`draw_values`: take the up-card.
 TAKE = 1
+#: Key of :func:`draw_values`: draw from the stock.
 STOCK = 0
 
 
