@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from pyrummy.core.deal import Deal, Phase
+from pyrummy.core.deal import Deal, Phase, new_deal
 from pyrummy.core.errors import IllegalActionError
 
 
@@ -60,3 +60,17 @@ def draw_and_throw_back(deal: Deal, turns: int) -> None:
         deal.apply("draw stock")
         (drawn,) = deal.hands(seat) - before
         deal.apply(f"discard {drawn}")
+
+
+def after_passive_rounds(seed: int, rounds: int, players: int = 4) -> Deal:
+    """A knock deal where every seat drew from the stock and gave back its highest
+    card ``rounds`` times; the seat to play has drawn and is to give back."""
+    deal = new_deal("knock", players=players, seed=seed, dealer=0)
+    for _ in range(rounds * players):
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply("draw stock")
+        give = max(deal.hands(seat), key=lambda c: c.index)
+        deal.apply(f"discard {give}")
+    deal.apply("draw stock")
+    return deal

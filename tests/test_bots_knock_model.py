@@ -8,6 +8,7 @@ import statistics
 
 import pytest
 
+from deal_helpers import after_passive_rounds
 from pyrummy.bots import HardBot
 from pyrummy.bots.knock_equity import (
     HORIZON,
@@ -18,25 +19,11 @@ from pyrummy.bots.knock_equity import (
 )
 from pyrummy.bots.knock_model import ACTIVE_FIT, KnockFit, OpponentModel
 from pyrummy.core.actions import ActionKind
-from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.deal import new_deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
 from pyrummy.core.sampling import sample_deal
 from pyrummy.core.solver import deadwood_of_mask
-
-
-def _after_passive_rounds(seed: int, rounds: int, players: int = 4) -> Deal:
-    """Every seat drew from the stock and gave back its highest card ``rounds`` times;
-    the seat to play has drawn and is to give back."""
-    deal = new_deal("knock", players=players, seed=seed, dealer=0)
-    for _ in range(rounds * players):
-        seat = deal.current_seat
-        assert seat is not None
-        deal.apply("draw stock")
-        give = max(deal.hands(seat), key=lambda c: c.index)
-        deal.apply(f"discard {give}")
-    deal.apply("draw stock")
-    return deal
 
 
 def _redeals(
@@ -78,7 +65,7 @@ def test_the_knock_chance_is_a_half_at_the_fitted_threshold_and_falls_with_deadw
 
 def test_a_re_deal_keeps_the_known_cards_and_deals_every_card_once() -> None:
     for seed in range(4):
-        deal = _after_passive_rounds(seed, rounds=2)
+        deal = after_passive_rounds(seed, rounds=2)
         observation = deal.observe(deal.current_seat or 0)
         me = observation.seat
         assert me is not None
@@ -107,7 +94,7 @@ def test_an_active_seat_that_passed_is_re_dealt_a_poor_hand_a_passive_one_a_good
     for prior in (0.0, 1.0):
         deadwoods = []
         for seed in range(5):
-            deal = _after_passive_rounds(seed, rounds=1)
+            deal = after_passive_rounds(seed, rounds=1)
             observation = deal.observe(deal.current_seat or 0)
             for hands, thresholds, _, _ in _redeals(
                 observation, OpponentModel(active_prior=prior), 40, seed
@@ -127,7 +114,7 @@ def test_against_active_seats_knocking_now_is_worth_more_than_against_passive_on
     rules = find_rules("knock")
     gains = []
     for seed in range(6):
-        deal = _after_passive_rounds(seed, rounds=1)
+        deal = after_passive_rounds(seed, rounds=1)
         observation = deal.observe(deal.current_seat or 0)
         card = max(observation.hand, key=lambda c: c.index).bit
         active, passive = (
@@ -181,7 +168,7 @@ def test_equity_require_gain_waits_when_knocking_is_best_but_still_a_loss(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Knocking now (-1) beats waiting (-5): hard knocks, unless it knocks only at a gain."""
-    deal = _after_passive_rounds(2, rounds=1)
+    deal = after_passive_rounds(2, rounds=1)
     seat = deal.current_seat
     assert seat is not None
     observation, legal = deal.observe(seat), deal.legal_actions()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from deal_helpers import after_passive_rounds
 from pyrummy.bots import HardBot
 from pyrummy.bots.knock_equity import (
     _extras,
@@ -13,23 +14,9 @@ from pyrummy.bots.knock_equity import (
     estimate_knock,
 )
 from pyrummy.core.cards import CardSet
-from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.deal import new_deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
-
-
-def _after_passive_rounds(seed: int, rounds: int, players: int = 4) -> Deal:
-    """A knock deal where every seat drew from the stock and gave back its highest card
-    ``rounds`` times; the seat to play has drawn and is to give back."""
-    deal = new_deal("knock", players=players, seed=seed, dealer=0)
-    for _ in range(rounds * players):
-        seat = deal.current_seat
-        assert seat is not None
-        deal.apply("draw stock")
-        give = max(deal.hands(seat), key=lambda c: c.index)
-        deal.apply(f"discard {give}")
-    deal.apply("draw stock")
-    return deal
 
 
 def test_the_selected_hand_drops_the_worst_cards_but_keeps_the_known_ones() -> None:
@@ -47,7 +34,7 @@ def test_extra_cards_follow_the_draws_less_the_first_ones_within_what_is_spare()
 
 
 def test_draws_are_counted_per_opponent() -> None:
-    deal = _after_passive_rounds(1, rounds=2)
+    deal = after_passive_rounds(1, rounds=2)
     seat = deal.current_seat
     assert seat is not None
     seen = _history_of_opponents(deal.observe(seat), seat)
@@ -61,7 +48,7 @@ def test_opponents_that_drew_are_dealt_better_hands_so_knocking_now_is_worth_les
     rules = find_rules("knock")
     drops = []
     for seed in range(6):
-        deal = _after_passive_rounds(seed, rounds=3)
+        deal = after_passive_rounds(seed, rounds=3)
         observation = deal.observe(deal.current_seat or 0)
         card = max(observation.hand, key=lambda c: c.index).bit
         plain, selected = (
@@ -103,7 +90,7 @@ def test_only_seats_sampled_as_passive_are_selected() -> None:
     stays near the plain one, far from the fully selected one."""
     unselected, fully = [], []
     for seed in range(6):
-        deal = _after_passive_rounds(seed, rounds=3)
+        deal = after_passive_rounds(seed, rounds=3)
         observation = deal.observe(deal.current_seat or 0)
         plain = _knock_now(observation, seed, 0)
         unselected.append(plain - _knock_now(observation, seed, 3, up_to=-2))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from deal_helpers import after_passive_rounds
 from pyrummy.bots import HardBot
 from pyrummy.bots.knock_value import (
     FEATURE_NAMES,
@@ -34,20 +35,6 @@ def _constant_model(gain: float) -> KnockValueModel:
     return KnockValueModel(tuple(weights), (4,))
 
 
-def _to_give_back(seed: int, rounds: int, players: int = 4) -> Deal:
-    """Every seat drew from the stock and gave back its highest card ``rounds`` times;
-    the seat to play has drawn and is to give back."""
-    deal = new_deal("knock", players=players, seed=seed, dealer=0)
-    for _ in range(rounds * players):
-        seat = deal.current_seat
-        assert seat is not None
-        deal.apply("draw stock")
-        give = max(deal.hands(seat), key=lambda c: c.index)
-        deal.apply(f"discard {give}")
-    deal.apply("draw stock")
-    return deal
-
-
 def test_the_shipped_weights_load_and_name_the_features_in_order() -> None:
     model = load_model()
     assert len(model.weights) == len(FEATURE_NAMES)
@@ -63,7 +50,7 @@ def test_weights_fitted_for_other_features_are_refused() -> None:
 
 
 def test_the_features_count_passes_takes_and_own_turns_from_the_history() -> None:
-    deal = _to_give_back(3, rounds=2)
+    deal = after_passive_rounds(3, rounds=2)
     seat = deal.current_seat
     assert seat is not None
     features = dict(zip(FEATURE_NAMES, knock_features(deal.observe(seat), 12), strict=True))
@@ -78,7 +65,7 @@ def test_the_features_count_passes_takes_and_own_turns_from_the_history() -> Non
 
 def test_the_model_decides_the_knock_rum_always_and_never_above_its_cap() -> None:
     rules = find_rules("knock")
-    deal = _to_give_back(5, rounds=1)
+    deal = after_passive_rounds(5, rounds=1)
     seat = deal.current_seat
     assert seat is not None
     observation, legal = deal.observe(seat), deal.legal_actions()
@@ -109,7 +96,7 @@ def test_hard_uses_the_learned_knock_at_four_players_only_by_default() -> None:
 
 
 def test_hard_knocks_or_discards_as_the_model_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    deal = _to_give_back(2, rounds=1)
+    deal = after_passive_rounds(2, rounds=1)
     seat = deal.current_seat
     assert seat is not None
     observation, legal = deal.observe(seat), deal.legal_actions()
@@ -164,7 +151,7 @@ def test_the_training_fit_recovers_known_weights() -> None:
 
 def test_the_margin_is_the_gain_a_knock_must_beat() -> None:
     rules = find_rules("knock")
-    deal = _to_give_back(5, rounds=1)
+    deal = after_passive_rounds(5, rounds=1)
     seat = deal.current_seat
     assert seat is not None
     if _least_left(deal, seat) > KNOCK_VALUE_CAP:
