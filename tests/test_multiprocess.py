@@ -598,7 +598,7 @@ def test_the_direct_pool_reuses_connections_and_replaces_a_lost_one(postgres_ser
     url = fresh_postgres_database(postgres_server)
 
     async def run() -> None:
-        pool = DirectPool(url, limit=2)
+        pool = DirectPool(url, limit=1)  # one connection: its backend pid tells reuse
         try:
             [(first,)] = await pool.execute("SELECT pg_backend_pid()", ())
             [(again,)] = await pool.execute("SELECT pg_backend_pid()", ())

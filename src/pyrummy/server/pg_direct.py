@@ -12,11 +12,9 @@ sends one every few actions. Everything else goes through SQLAlchemy.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
-import psycopg
+from psycopg_pool import AsyncConnectionPool
 
 
 def conninfo(url: str) -> str:
@@ -29,61 +27,39 @@ def conninfo(url: str) -> str:
 
 
 class DirectPool:
-    """Autocommit psycopg connections, opened on demand and kept for reuse:
-    at most ``limit`` in use at once (a burst of reads, such as every table
-    catching up after a lost LISTEN connection, waits rather than open
-    hundreds), at most ``keep`` kept idle. A connection a statement broke is
-    closed rather than kept: after a lost server, the next use connects anew."""
+    """Autocommit psycopg connections from psycopg's own pool
+    (:class:`psycopg_pool.AsyncConnectionPool`), opened on the first use: at
+    most ``limit`` at once (a burst of reads, such as every table catching up
+    after a lost LISTEN connection, waits rather than open hundreds), one kept
+    open, the others closed after ten idle minutes. A statement refused by the
+    database (a duplicate key) leaves its connection in the pool; a broken
+    connection (lost server, cancelled mid-query) is dropped by the pool, so
+    the next use connects anew."""
 
-    def __init__(self, info: str, limit: int = 20, keep: int = 8) -> None:
-        self.info = info
-        self.keep = keep
-        self._idle: list[psycopg.AsyncConnection[Any]] = []
-        self._slots = asyncio.Semaphore(limit)
-
-    @contextlib.asynccontextmanager
-    async def connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        async with self._slots, self._connection() as connection:
-            yield connection
-
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        connection = (
-            self._idle.pop()
-            if self._idle
-            else await psycopg.AsyncConnection.connect(self.info, autocommit=True)
+    def __init__(self, info: str, limit: int = 20) -> None:
+        self._pool = AsyncConnectionPool(
+            info,
+            min_size=1,
+            max_size=limit,
+            kwargs={"autocommit": True},
+            open=False,
+            name="pyrummy-direct",
         )
-        try:
-            yield connection
-        except BaseException as exc:
-            # A statement refused (a duplicate key) leaves the connection
-            # usable; anything else (lost server, cancelled mid-query) not.
-            if isinstance(exc, psycopg.Error) and self._reusable(connection):
-                self._idle.append(connection)
-            else:
-                with contextlib.suppress(Exception):
-                    await connection.close()
-            raise
-        if self._reusable(connection):
-            self._idle.append(connection)
-        else:
-            await connection.close()
+        #: The pool's opening, shared by the first uses (they may come at once).
+        self._opening: asyncio.Future[None] | None = None
 
-    def _reusable(self, connection: psycopg.AsyncConnection[Any]) -> bool:
-        return (
-            len(self._idle) < self.keep
-            and not connection.closed
-            and connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-        )
+    async def _open(self) -> None:
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(self._pool.open())
+        await self._opening
 
     async def execute(self, query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """Run one statement; its rows (none for a statement without)."""
-        async with self.connection() as connection:
+        await self._open()
+        async with self._pool.connection() as connection:
             cursor = await connection.execute(query, params, prepare=True)
             return await cursor.fetchall() if cursor.description is not None else []
 
     async def close(self) -> None:
-        idle, self._idle = self._idle, []
-        for connection in idle:
-            with contextlib.suppress(Exception):
-                await connection.close()
+        if self._opening is not None:
+            await self._pool.close()
