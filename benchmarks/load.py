@@ -11,7 +11,10 @@ every seat acts as soon as it may.
 Reported, over the measured window (after the ramp):
 
 * human-action round trip, p50/p95/p99/max: from sending the POST to its HTTP
-  reply (``http``), and to the WebSocket event of that action (``ws``);
+  reply (``http``), and to the WebSocket event of that action (``ws``); with
+  ``--act-over ws`` the action goes over the table's WebSocket instead
+  (``{"type": "act", ...}``, as the page does) and the first figure is from
+  sending it to its ``ack`` (``ack``);
 * actions/s (every event on the WebSockets: people's and bots'), the
   people's actions/s, tables created, and every error by kind (any non-2xx,
   lost connection, event not seen within ``--event-timeout``);
@@ -27,6 +30,7 @@ Examples::
 
     .venv/bin/python benchmarks/load.py --tables 200 --think 1 --duration 60
     .venv/bin/python benchmarks/load.py --tables 50 --think 0 --duration 30     # stress
+    .venv/bin/python benchmarks/load.py --tables 200 --think 1 --act-over ws
     .venv/bin/python benchmarks/load.py --tables 200 --think 1 --duration 600 --rss-every 30
     .venv/bin/python benchmarks/load.py --tables 200 --think 1 --postgres \\
         --server-args "--rate-limit off --workers 2"
@@ -173,6 +177,7 @@ class Stats:
     measuring: bool = False
     http_ms: list[float] = field(default_factory=list)
     ws_ms: list[float] = field(default_factory=list)
+    ack_ms: list[float] = field(default_factory=list)
     human_actions: int = 0
     events: int = 0
     tables_created: int = 0
@@ -219,6 +224,10 @@ class Player:
         self.changed = asyncio.Event()
         #: seq of the person's action in flight -> when it was sent
         self.pending: dict[int, float] = {}
+        #: --act-over ws: the socket, and the answers awaited by request id
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.next_id = 0
 
     async def play(self) -> None:
         while not self.run.stopping.is_set():
@@ -250,6 +259,7 @@ class Player:
         async with run.http.ws_connect(
             ws_url, headers=headers, origin=run.url, autoping=True, max_msg_size=0
         ) as ws:
+            self.ws = ws if run.args.act_over == "ws" else None
             reader = asyncio.create_task(self._read(ws, headers, table_id))
             try:
                 await self._act(table_id, headers)
@@ -284,6 +294,10 @@ class Player:
                     await self._refresh(table_id, headers)
             elif data.get("type") == "state" and "state" in data:
                 self._take(data["state"])
+            elif data.get("type") in ("ack", "error"):
+                waiting = self.answers.pop(data.get("id"), None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(data)
         if not run.stopping.is_set():
             run.stats.error("ws:closed", f"close code {ws.close_code}")
         self.changed.set()
@@ -324,6 +338,12 @@ class Player:
             sent = time.perf_counter()
             if expect_event:
                 self.pending[seq] = sent
+            if self.ws is not None:
+                if not await self._send_over_socket(table_id, headers, path, body, seq, sent):
+                    continue
+                if expect_event:
+                    await self._event_seen(seq, table_id)
+                continue
             async with run.http.post(
                 f"{run.url}/api/tables/{table_id}/{path}", json=body, headers=headers
             ) as response:
@@ -340,6 +360,36 @@ class Player:
             self._take(json.loads(text))
             if expect_event:
                 await self._event_seen(seq, table_id)
+
+    async def _send_over_socket(
+        self, table_id: str, headers: Any, path: str, body: Any, seq: int, sent: float
+    ) -> bool:
+        """The action (or "next deal") over the socket; True when acknowledged."""
+        run = self.run
+        assert self.ws is not None
+        self.next_id += 1
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[self.next_id] = answer
+        kind = "act" if path == "actions" else "continue"
+        await self.ws.send_str(json.dumps({"type": kind, "id": self.next_id} | (body or {})))
+        try:
+            reply = await asyncio.wait_for(answer, run.args.event_timeout)
+        except TimeoutError:
+            self.answers.pop(self.next_id, None)
+            self.pending.pop(seq, None)
+            if not run.stopping.is_set():
+                run.stats.error(f"{kind}:timeout", f"table {table_id} seq {seq}")
+                await self._refresh(table_id, headers)
+            return False
+        if reply["type"] != "ack":
+            self.pending.pop(seq, None)
+            run.stats.error(f"{path}:{reply.get('status')}", json.dumps(reply))
+            await self._refresh(table_id, headers)
+            return False
+        if run.stats.measuring and kind == "act":
+            run.stats.ack_ms.append((time.perf_counter() - sent) * 1000)
+            run.stats.human_actions += 1
+        return True
 
     async def _event_seen(self, seq: int, table_id: str) -> None:
         """Wait for the event of our own action (the round trip's second half)."""
@@ -521,7 +571,9 @@ def report(
         "bot_delay_s": args.bot_delay,
         "bots": [args.bot] * (args.players - 1),
         "seconds": round(seconds, 1),
+        "act_over": args.act_over,
         "http_ms": summary(stats.http_ms),
+        "ack_ms": summary(stats.ack_ms),
         "ws_ms": summary(stats.ws_ms),
         "human_actions": stats.human_actions,
         "human_actions_per_s": round(stats.human_actions / seconds, 1),
@@ -559,7 +611,7 @@ def print_report(result: dict[str, Any]) -> None:
         f"\n{result['tables']} tables, think {result['think_s']} s, bots {result['bots']} "
         f"at {result['bot_delay_s']} s, measured {result['seconds']} s"
     )
-    for name in ("http_ms", "ws_ms"):
+    for name in ("ack_ms" if result.get("act_over") == "ws" else "http_ms", "ws_ms"):
         s = result[name]
         print(
             f"  human action round trip {name[:-3]:>4}: n={s['n']} p50={s['p50']} ms "
@@ -747,6 +799,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--postgres",
         action="store_true",
         help="start a throwaway PostgreSQL cluster (scripts/pg-cluster.sh) and serve from it",
+    )
+    parser.add_argument(
+        "--act-over",
+        choices=("http", "ws"),
+        default="http",
+        help="send the person's actions by POST (http) or over the table's WebSocket (ws)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)

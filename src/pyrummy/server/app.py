@@ -28,7 +28,7 @@ import inspect
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -45,18 +45,19 @@ from fastapi.responses import (
 )
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pyrummy.core.actions import ActionKind, parse_action
-from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyError
+from pyrummy.core.errors import IllegalActionError, RummyError
 from pyrummy.core.melds import explain_meld
-from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import PRESETS
+from pyrummy.server.api_text import API_DESCRIPTION
 from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
 from pyrummy.server.cluster import Cluster
 from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, tune_gc
 from pyrummy.server.messages import pick_language, server_text
-from pyrummy.server.ratelimit import RateLimit, RateLimits
+from pyrummy.server.ratelimit import ClientCounter, RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms, RoomSettings
@@ -93,41 +94,9 @@ from pyrummy.server.views import (
     state_message_json,
     table_summary,
 )
+from pyrummy.server.ws_actions import SocketActions, error_parts, validation_detail
 
 log = logging.getLogger("pyrummy.server")
-
-API_DESCRIPTION = """
-The web game's JSON API. The server decides no rule: actions go to the rules
-core, and every answer for a seat is built from that seat's observation.
-
-**Seats.** `POST /api/tables` returns a secret token for each person's seat
-(also set as an HttpOnly cookie). Send it as `X-Seat-Token` (or
-`Authorization: Bearer ...`). Without a token you are a spectator.
-
-**Actions** are text: `draw stock`, `draw discard`, `decline`, `discard 7H`,
-`knock 7H`, `meld 7H 8H 9H`, `layoff 9H 2` (table meld number from 0),
-`swap-joker 5H 1`, `undo`. Out of turn, a bad token, an unknown card or an
-illegal action is a 4xx with a message (in `Accept-Language` or `?lang=`
-en/ru) and changes nothing.
-
-**Live events.** `WS /api/tables/{id}/ws?since=N` (token as `?token=`, a
-header or the cookie). Every accepted action is event number `seq`
-(1, 2, ...). On connect the server sends the events after `N` as
-`{"type": "event", "seq", "seat", "action", "kind"}` (the knock card hidden
-from other seats), then `{"type": "state", "seq", "state", "resync"}`: a
-snapshot, whole. Live messages carry the new state for the receiving seat:
-`{"type": "event", ..., "state": {...}}` (and `{"type": "state", ...}` when a
-person moves on from a showdown or a setting changes), with one difference:
-of the finished deals (`match.deals`, `deal_histories`) only the last one is
-there, starting at index `state.deals_from`; the earlier ones are the
-client's already, so a message's size does not grow with the match (nor is
-a finished match's `record` there: `GET /api/matches/{id}/record`).
-`GET /api/tables/{id}/events?since=N` is the same by polling (its state is
-whole).
-
-**Storage.** Every action is stored in the transaction that applies it;
-tables resume exactly after a restart, even after SIGKILL.
-"""
 
 MAX_BODY = 16 * 1024
 #: How far past the requested page ``GET /api/matches`` counts its total.
@@ -256,7 +225,7 @@ def _error_response(status: int, code: str, message: str, **extra: Any) -> JSONR
     )
 
 
-def request_language(request: Request) -> str:
+def request_language(request: HTTPConnection) -> str:
     return pick_language(request.headers.get("accept-language"), request.query_params.get("lang"))
 
 
@@ -267,27 +236,6 @@ async def _language_dependency(request: Request) -> str:
 
 
 Lang = Annotated[str, Depends(_language_dependency)]
-
-
-def core_error_text(exc: RummyError, lang: str) -> str:
-    """The core's message in ``lang`` where the error carries a catalogue Message.
-
-    Details the core adds after the catalogue text (``cannot read the action
-    'discard 1X': '1X' is not a card ...``) are kept.
-    """
-    reason = getattr(exc, "reason", None)
-    if isinstance(reason, Message):
-        with contextlib.suppress(RummyError):
-            english = render(reason, "en")
-            text = str(exc)
-            detail = text[len(english) :] if text.startswith(english) else ""
-            return render(reason, lang) + detail
-    return str(exc)
-
-
-def is_unreadable(exc: RummyError) -> bool:
-    reason = getattr(exc, "reason", None)
-    return isinstance(reason, Message) and reason.key == "action.unknown"
 
 
 def create_app(
@@ -366,26 +314,17 @@ def create_app(
     app.add_middleware(CatchAll)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(WebSocketOrigins, allowed=settings.allowed_origins)
-    app.add_middleware(RateLimit, limits=settings.rate_limits)
+    # One count per client for HTTP requests and moves sent over WebSockets.
+    counter = ClientCounter(settings.rate_limits)
+    app.add_middleware(RateLimit, limits=settings.rate_limits, counter=counter)
     app.add_middleware(SecurityHeaders)
 
     # -- errors: always JSON, always 4xx with a message for bad input -----------
+    # (The table's WebSocket answers with the same parts: ws_actions.)
     @app.exception_handler(TableError)
-    async def _table_error(request: Request, exc: TableError) -> JSONResponse:
-        lang = request_language(request)
-        return _error_response(exc.status, exc.key, server_text(exc.key, lang, **exc.params))
-
-    @app.exception_handler(IllegalActionError)
-    async def _illegal(request: Request, exc: IllegalActionError) -> JSONResponse:
-        text = core_error_text(exc, request_language(request))
-        if is_unreadable(exc):
-            return _error_response(400, "action.unreadable", text)
-        return _error_response(409, "action.illegal", text)
-
     @app.exception_handler(RummyError)
-    async def _rummy(request: Request, exc: RummyError) -> JSONResponse:
-        code = "cards.invalid" if isinstance(exc, CardNotationError) else "request.rejected"
-        return _error_response(400, code, core_error_text(exc, request_language(request)))
+    async def _refused(request: Request, exc: Exception) -> JSONResponse:
+        return _error_response(*error_parts(exc, request_language(request)))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -396,11 +335,7 @@ def create_app(
             return _error_response(
                 400, "request.bad_json", server_text("request.bad_json", lang, detail=detail)
             )
-        parts = []
-        for error in errors:
-            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-            parts.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
-        detail = "; ".join(parts)
+        detail = validation_detail(list(errors))
         return _error_response(
             422, "request.invalid", server_text("request.invalid", lang, detail=detail)
         )
@@ -526,32 +461,58 @@ def create_app(
         table = await manager().get(table_id)
         return JSONBytes(seat_state_json(table, seat_of(request, table)))
 
-    @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
-    async def post_action(table_id: str, body: PostAction, request: Request) -> Response:
-        """Play one action for the caller's seat; the answer is the new state."""
+    async def play_action(
+        table_id: str,
+        token: str | None,
+        action: str,
+        seq: int | None,
+        lang: Callable[[], str],
+    ) -> LiveTable:
+        """A person's move, from a POST or the table's WebSocket alike."""
         # As this process knows it: play() reads storage only if refused.
         table = await manager().get(table_id, current=False)
-        seat = acting_seat(request, table)
+        seat = table.seat_of_token(token)
+        if seat is None:
+            raise TableError(401, "seat.token_missing")
         async with table.lock:
             try:
-                await manager().play(table, seat, body.action, body.seq)
+                await manager().play(table, seat, action, seq)
             except IllegalActionError as exc:
                 # The language only when explaining: as a dependency (Lang) it
                 # cost FastAPI's dependency solving on every action.
-                raise _explained(exc, body.action, table, request_language(request)) from exc
+                raise _explained(exc, action, table, lang()) from exc
         table.wake_bots()
+        return table
+
+    async def continue_deal(table_id: str, token: str | None) -> LiveTable:
+        """The person has seen the showdown (a POST or the WebSocket alike)."""
+        table = await manager().get(table_id)
+        seat = table.seat_of_token(token)
+        if seat is None:
+            raise TableError(401, "seat.token_missing")
+        await table.acknowledge(seat)
+        table.wake_bots()
+        return table
+
+    @app.post("/api/tables/{table_id}/actions", tags=["tables"], response_class=JSONBytes)
+    async def post_action(table_id: str, body: PostAction, request: Request) -> Response:
+        """Play one action for the caller's seat; the answer is the new state.
+        (The table's WebSocket takes the same move as ``{"type": "act", ...}``.)"""
+        token = token_of(request, table_id)
+        table = await play_action(
+            table_id, token, body.action, body.seq, lambda: request_language(request)
+        )
         # No turn of the loop before this reply to let the action's WebSocket
         # events go out first: tried in session 20, WS and HTTP p99 became
         # equal, but both p50s rose (4 runs of 60 s under load, see issue 9).
-        return JSONBytes(seat_state_json(table, seat))
+        return JSONBytes(seat_state_json(table, table.seat_of_token(token)))
 
     @app.post("/api/tables/{table_id}/continue", tags=["tables"], response_class=JSONBytes)
     async def continue_after_showdown(table_id: str, request: Request) -> Response:
         """The caller has seen the last showdown; bots may play the next deal."""
-        table = await manager().get(table_id)
-        seat = acting_seat(request, table)
-        await table.acknowledge(seat)
-        table.wake_bots()
+        token = token_of(request, table_id)
+        table = await continue_deal(table_id, token)
+        seat = table.seat_of_token(token)
         # The cached JSON: FastAPI's own encoding of a whole state costs more
         # than building it.
         return JSONBytes(seat_state_json(table, seat))
@@ -593,7 +554,8 @@ def create_app(
     async def live(websocket: WebSocket, table_id: str) -> None:
         try:
             table = await manager().get(table_id)
-            seat = seat_of(websocket, table)
+            token = token_of(websocket, table_id)
+            seat = table.seat_of_token(token)
         except TableError as exc:
             await websocket.close(code=4000 + exc.status, reason=exc.key)
             return
@@ -615,7 +577,18 @@ def create_app(
                     "resync": events is None,
                 }
             )
-            receiver = asyncio.create_task(_drain(websocket))
+            lang = request_language(websocket)
+
+            async def play(
+                table_id: str, token: str | None, text: str, seq: int | None
+            ) -> LiveTable:
+                return await play_action(table_id, token, text, seq, lambda: lang)
+
+            client = websocket.client.host if websocket.client else "unknown"
+            moves = SocketActions(
+                websocket, table, subscriber, token, lang, client, counter, play, continue_deal
+            )
+            receiver = asyncio.create_task(_receive_until_gone(moves))
             # The client going away is one more message in the queue: a task
             # and an asyncio.wait per message cost more than the send.
             receiver.add_done_callback(lambda _: _client_gone(subscriber))
@@ -626,9 +599,12 @@ def create_app(
                 if message is None or (
                     isinstance(message, dict) and message.get("type") == "closing"
                 ):
-                    # 1012: the server restarts, come back; 4410: the table is gone.
+                    # 1012: the server restarts, come back; 4410: the table is
+                    # gone; 1008 (ws_actions): the client kept sending junk.
                     reason = message.get("reason") if message else None
-                    await websocket.close(code=4410 if reason else 1012, reason=reason or "")
+                    code = message.get("code") if message else None
+                    code = code or (4410 if reason else 1012)
+                    await websocket.close(code=code, reason=reason or "")
                     break
                 if isinstance(message, str):
                     await websocket.send_text(message)
@@ -771,8 +747,7 @@ def _client_gone(subscriber: Subscriber) -> None:
         subscriber.queue.put_nowait(CLIENT_GONE)
 
 
-async def _drain(websocket: WebSocket) -> None:
-    """Read (and ignore) what the client sends, until it goes away."""
+async def _receive_until_gone(moves: SocketActions) -> None:
+    """Play what the client sends (ws_actions), until it goes away."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            await websocket.receive_text()
+        await moves.run()

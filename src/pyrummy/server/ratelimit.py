@@ -9,6 +9,8 @@ reverse proxy, uvicorn puts the forwarded address in the scope):
   request about a friends' room (``/api/rooms/...``, ``/join/...``);
 * ``connect``: opening a table's WebSocket.
 
+A message a person sends on a table's WebSocket counts as ``act`` too.
+
 A client over its limit gets a 429 with ``Retry-After`` (seconds) and
 nothing changes. A WebSocket handshake over the limit is answered the same
 429 where the server supports ASGI's ``websocket.http.response`` (uvicorn
@@ -66,11 +68,14 @@ def classify(method: str, path: str) -> str | None:
     return None
 
 
-class RateLimit:
-    """Count requests per client and kind; refuse those over the limit."""
+class ClientCounter:
+    """Requests per client and kind, in moving windows (one per server process).
 
-    def __init__(self, app: ASGIApp, limits: RateLimits) -> None:
-        self.app = app
+    The middleware counts HTTP requests with it; a table's WebSocket counts
+    each message a person sends in the same ``act`` bucket as the POSTs.
+    """
+
+    def __init__(self, limits: RateLimits) -> None:
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
         self.items: dict[str, list[RateLimitItem]] = {
             kind: parse_many(text)
@@ -82,25 +87,11 @@ class RateLimit:
             if text
         }
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            kind = classify(scope["method"], scope["path"])
-        elif scope["type"] == "websocket" and _TABLE_WS.match(scope["path"]):
-            kind = "connect"
-        else:
-            kind = None
-        items = self.items.get(kind or "")
-        if items:
-            client = scope.get("client")
-            key = client[0] if client else "unknown"
-            wait = self.over_limit(items, str(kind), key)
-            if wait is not None:
-                await self._refuse(scope, receive, send, wait)
-                return
-        await self.app(scope, receive, send)
-
-    def over_limit(self, items: list[RateLimitItem], kind: str, key: str) -> int | None:
-        """Seconds to wait when ``key`` is over any of ``items`` (else count one hit)."""
+    def over_limit(self, kind: str, key: str) -> int | None:
+        """Seconds to wait when ``key`` is over a limit of ``kind`` (else count one hit)."""
+        items = self.items.get(kind)
+        if not items:
+            return None
         for item in items:
             if not self.limiter.test(item, kind, key):
                 reset, _remaining = self.limiter.get_window_stats(item, kind, key)
@@ -108,6 +99,32 @@ class RateLimit:
         for item in items:
             self.limiter.hit(item, kind, key)
         return None
+
+
+class RateLimit:
+    """Count requests per client and kind; refuse those over the limit."""
+
+    def __init__(
+        self, app: ASGIApp, limits: RateLimits, counter: ClientCounter | None = None
+    ) -> None:
+        self.app = app
+        self.counter = counter or ClientCounter(limits)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            kind = classify(scope["method"], scope["path"])
+        elif scope["type"] == "websocket" and _TABLE_WS.match(scope["path"]):
+            kind = "connect"
+        else:
+            kind = None
+        if kind is not None and kind in self.counter.items:
+            client = scope.get("client")
+            key = client[0] if client else "unknown"
+            wait = self.counter.over_limit(kind, key)
+            if wait is not None:
+                await self._refuse(scope, receive, send, wait)
+                return
+        await self.app(scope, receive, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send, wait: int) -> None:
         headers = dict(scope.get("headers") or [])

@@ -84,9 +84,17 @@ export const api = {
   record: (id) => request("GET", `/api/matches/${id}/record`),
 };
 
+/** A move sent over the socket got no answer (closed, or no ack in time). */
+export class SocketLost extends Error {}
+
+/** How long a move sent over the socket waits for its ack before the POST (ms). */
+const ACK_TIMEOUT = 4000;
+
 /**
  * A live connection to a table. `onMessage` gets every event and state; the
  * connection comes back by itself and asks for what it missed (`since`).
+ * `request` sends a move over it (`{"type": "act" | "continue", ...}`),
+ * answered by an ack after the move's own event.
  */
 export class TableSocket {
   constructor(tableId, { onMessage, onStatus, getSeq }) {
@@ -96,6 +104,8 @@ export class TableSocket {
     this.getSeq = getSeq;
     this.closed = false;
     this.retry = 0;
+    this.lastId = 0;
+    this.waiting = new Map();
     this.open();
   }
 
@@ -105,6 +115,7 @@ export class TableSocket {
     const token = tokenFor(this.tableId);
     const query = new URLSearchParams();
     if (since !== null && since !== undefined) query.set("since", String(since));
+    query.set("lang", lang());
     // The token never goes in the URL: it rides as a subprotocol (a header).
     const protocols = token ? ["pyrummy", `pyrummy.token.${token}`] : ["pyrummy"];
     this.ws = new WebSocket(
@@ -117,18 +128,49 @@ export class TableSocket {
     };
     this.ws.onmessage = (event) => {
       try {
-        this.onMessage(JSON.parse(event.data));
+        const message = JSON.parse(event.data);
+        if ((message.type === "ack" || message.type === "error") && this.waiting.has(message.id)) {
+          this.answered(message.id, message);
+        } else {
+          this.onMessage(message);
+        }
       } catch (error) {
         console.error(error);
       }
     };
     this.ws.onclose = () => {
+      for (const id of [...this.waiting.keys()]) this.answered(id, null);
       if (this.closed) return;
       this.onStatus(false);
       const delay = Math.min(5000, 300 * 2 ** this.retry);
       this.retry += 1;
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /**
+   * Send a move; resolves on its ack, rejects with the server's ApiError or
+   * with SocketLost. Null when the socket is not open (use the POST then).
+   */
+  request(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    this.lastId += 1;
+    const id = this.lastId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.answered(id, null), ACK_TIMEOUT);
+      this.waiting.set(id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  answered(id, message) {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return;
+    this.waiting.delete(id);
+    clearTimeout(waiting.timer);
+    if (message === null) waiting.reject(new SocketLost("no answer on the socket"));
+    else if (message.type === "ack") waiting.resolve(message);
+    else waiting.reject(new ApiError(message.status, message.code, message.message));
   }
 
   close() {

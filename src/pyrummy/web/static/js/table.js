@@ -5,7 +5,7 @@
 
 import { h, clear, reducedMotion } from "./dom.js";
 import { t, tn, lang } from "./i18n.js";
-import { api, TableSocket, tokenFor } from "./api.js";
+import { api, SocketLost, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex, isJoker, suitOf, rankOf, RANKS } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { explainMeld } from "./meldcheck.js";
@@ -111,6 +111,7 @@ export class TableView {
       this.section.append(h("h1", {}, t("status.notFound")), h("p", {}, h("a", { href: "#/" }, t("table.backToLobby"))));
       return;
     }
+    if (this.socket) this.socket.close();
     this.socket = new TableSocket(this.tableId, {
       getSeq: () => (this.seq >= 0 ? this.seq : null),
       onMessage: (message) => this.onMessage(message),
@@ -179,11 +180,12 @@ export class TableView {
     if (this.busy) return;
     this.busy = true;
     try {
-      const state = await api.act(this.tableId, text, this.seq);
+      const seq = this.seq;
+      const state = await this.send({ type: "act", action: text, seq }, () => api.act(this.tableId, text, seq));
       const sound = soundOf(text);
       if (sound) play(sound);
       this.selected.clear();
-      this.accept(state);
+      if (state) this.accept(state);
       // A friends' room counts this as the person being back (room.js).
       document.dispatchEvent(new CustomEvent("pyrummy:moved"));
     } catch (error) {
@@ -193,6 +195,29 @@ export class TableView {
     } finally {
       this.busy = false;
       this.render();
+    }
+  }
+
+  /**
+   * A move over the table's socket when it is open (its event has brought the
+   * new state by the ack: null), else by POST (the new state). With no answer
+   * on the socket the POST goes instead: a move the server did play meanwhile
+   * is refused there as stale, and the state is read.
+   */
+  async send(message, post) {
+    const sent = this.socket ? this.socket.request(message) : null;
+    if (!sent) return post();
+    try {
+      await sent;
+      return null;
+    } catch (error) {
+      if (!(error instanceof SocketLost)) throw error;
+    }
+    try {
+      return await post();
+    } catch (error) {
+      if (error.code === "seat.stale") return api.state(this.tableId);
+      throw error;
     }
   }
 
@@ -347,7 +372,8 @@ export class TableView {
     this.dismissed = last.number;
     if (this.state.awaiting_continue) {
       try {
-        this.accept(await api.continueDeal(this.tableId));
+        const state = await this.send({ type: "continue" }, () => api.continueDeal(this.tableId));
+        if (state) this.accept(state);
       } catch (error) {
         this.message = { text: error.message, kind: "error" };
       }
