@@ -620,7 +620,9 @@ def create_app(
             # and an asyncio.wait per message cost more than the send.
             receiver.add_done_callback(lambda _: _client_gone(subscriber))
             while True:
+                subscriber.send_now = websocket.send_text  # see LiveTable.deliver
                 message = await subscriber.queue.get()
+                await subscriber.sending_done()
                 if message is CLIENT_GONE:
                     break
                 if message is None or (
@@ -637,6 +639,7 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            subscriber.send_now = None
             if receiver is not None:
                 receiver.cancel()
             table.unsubscribe(subscriber)
