@@ -54,7 +54,7 @@ from pyrummy.core.messages import Message, render
 from pyrummy.core.rules import PRESETS
 from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
 from pyrummy.server.cluster import Cluster
-from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, tune_gc
+from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, Refreezer, tune_gc
 from pyrummy.server.messages import pick_language, server_text
 from pyrummy.server.ratelimit import RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
@@ -178,6 +178,8 @@ class Settings:
     #: (``pyrummy serve`` turns it on): see :func:`pyrummy.server.loopstats.tune_gc`.
     tune_gc: bool = False
     gc_thresholds: tuple[int, int, int] = TUNED_THRESHOLDS
+    #: With tune_gc: seconds between the thaws of loopstats.Refreezer (0: off).
+    gc_refreeze: float = 0.0
 
     def url(self) -> str:
         if self.database_url:
@@ -297,6 +299,7 @@ def create_app(
     settings = settings or Settings()
     state: dict[str, Any] = {}
     loop_stats = LoopStats()
+    refreezer = Refreezer()
 
     def manager() -> TableManager:
         result: TableManager = state["manager"]
@@ -339,9 +342,13 @@ def create_app(
         loop_stats.start()
         if settings.tune_gc:
             tune_gc(settings.gc_thresholds)
+            if settings.gc_refreeze:
+                refreezer.thaw_every = settings.gc_refreeze
+                refreezer.install()
         try:
             yield
         finally:
+            refreezer.uninstall()
             await loop_stats.stop()
             if cluster is not None:
                 await cluster.stop()
