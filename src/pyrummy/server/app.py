@@ -56,7 +56,7 @@ from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
 from pyrummy.server.cluster import Cluster
 from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, Refreezer, tune_gc
 from pyrummy.server.messages import pick_language, server_text
-from pyrummy.server.ratelimit import RateLimit, RateLimits
+from pyrummy.server.ratelimit import CreatedBy, RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms, RoomSettings
@@ -422,20 +422,19 @@ def create_app(
         return _error_response(exc.status_code, "http", text)
 
     # -- helpers ------------------------------------------------------------------
-    #: Tables created per client address (this process, since it started).
-    created_by: dict[str, set[str]] = {}
-
     def unfinished(table_ids: set[str]) -> set[str]:
         # Tables in memory and not over: those that cost something now (an
         # idle table left memory; an abandoned one was closed).
         tables = manager().tables
         return {t for t in table_ids if t in tables and not tables[t].is_over}
 
+    #: Tables created per client address (this process), for the per-client cap.
+    created_by = CreatedBy(settings.max_tables_per_client, unfinished)
+
     def check_table_caps(client: str) -> None:
-        if settings.max_tables_per_client:
-            mine = created_by[client] = unfinished(created_by.get(client, set()))
-            if len(mine) >= settings.max_tables_per_client:
-                raise TableError(429, "table.too_many_yours", limit=settings.max_tables_per_client)
+        cap = settings.max_tables_per_client
+        if cap and created_by.count(client) >= cap:
+            raise TableError(429, "table.too_many_yours", limit=cap)
         if settings.max_tables:
             live = sum(1 for table in manager().tables.values() if not table.is_over)
             if live >= settings.max_tables:
@@ -499,7 +498,7 @@ def create_app(
             raise TableError(403, "table.seed_forbidden")
         spec = new_table_spec(body.preset, dict(body.options), seats, delay, body.seed)
         table, tokens = await manager().create(spec)
-        created_by.setdefault(client, set()).add(table.table_id)
+        created_by.add(client, table.table_id)
         first = next((t for t in tokens if t), None)
         if first is not None:
             response.set_cookie(
@@ -721,7 +720,7 @@ def create_app(
                 settings.secure_cookies or (settings.behind_proxy and request.url.scheme == "https")
             ),
             check_table_caps,
-            lambda client, table_id: created_by.setdefault(client, set()).add(table_id),
+            created_by.add,
         )
     )
 
