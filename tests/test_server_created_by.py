@@ -1,5 +1,6 @@
-"""The record of tables per client behind the per-client table cap stays bounded
-(pyrummy.server.ratelimit.CreatedBy)."""
+"""Per-table records that must stay bounded over a long run: the tables per
+client behind the per-client table cap (pyrummy.server.ratelimit.CreatedBy)
+and the cluster's "found waiting" checks (pyrummy.server.cluster)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,12 @@ def test_clients_that_never_come_back_are_pruned() -> None:
         largest = max(largest, sum(len(ids) for ids in record.by_client.values()))
     assert largest <= 50
     assert len(record.by_client) < 50
+
+
+def test_the_cluster_forgets_waiting_checks_once_they_may_be_done_again() -> None:
+    from pyrummy.server.cluster import Cluster
+
+    cluster = Cluster.__new__(Cluster)  # no database: only the bookkeeping
+    cluster._waiting_checked = {f"t{n}": float(n) for n in range(1000)}
+    cluster.forget_waiting_checks(now=1000.0, recheck_after=10.0)
+    assert sorted(cluster._waiting_checked.values()) == [float(n) for n in range(991, 1000)]
