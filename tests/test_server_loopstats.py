@@ -15,11 +15,15 @@ from pyrummy.cli.cmd_serve import settings_from
 from pyrummy.cli.main import build_parser
 from pyrummy.core.errors import RummyError
 from pyrummy.server.loopstats import (
+    GC_REFREEZE_ENV,
     GC_THRESHOLDS_ENV,
+    REFREEZE_THAW_EVERY,
     TUNED_THRESHOLDS,
     GcPauses,
     LagProbe,
+    Refreezer,
     gc_thresholds_from_env,
+    refreeze_from_env,
 )
 from test_server_helpers import app_client
 
@@ -155,3 +159,72 @@ def test_serve_tunes_gc_unless_told_not_to(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv(GC_THRESHOLDS_ENV, "lots")
     with pytest.raises(RummyError, match=GC_THRESHOLDS_ENV):
         settings_from(build_parser().parse_args(["serve"]))
+
+
+class Cycle:
+    """A container in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.mark.usefixtures("restored_gc")
+def test_refreezer_freezes_what_survives_each_collection() -> None:
+    async def main() -> tuple[int, int]:
+        refreezer = Refreezer(thaw_every=3600)
+        refreezer.install()
+        try:
+            gc.unfreeze()
+            survivors = [[i] for i in range(1000)]  # young, tracked, alive
+            gc.collect(0)
+            await asyncio.sleep(0)  # the freeze happens in the loop, not in the collection
+            frozen = gc.get_freeze_count()
+            del survivors
+            return frozen, refreezer.freezes
+        finally:
+            refreezer.uninstall()
+
+    frozen, freezes = asyncio.run(main())
+    assert freezes == 1 and frozen >= 1000
+
+
+@pytest.mark.usefixtures("restored_gc")
+def test_refreezer_thaws_collects_and_freezes_again_when_due() -> None:
+    gc.unfreeze()
+    refreezer = Refreezer(thaw_every=60)
+    Cycle()
+    refreezer.refreeze(now=refreezer._thawed_at + 1)  # not due: the cycle is frozen with the rest
+    assert refreezer.thaws == 0
+    assert not any(isinstance(o, Cycle) for o in gc.get_objects())  # frozen: out of view
+    refreezer.refreeze(now=refreezer._thawed_at + 61)
+    assert refreezer.thaws == 1 and refreezer.freezes == 2
+    gc.unfreeze()
+    # The thaw's collection freed the frozen garbage cycle.
+    assert not any(isinstance(o, Cycle) for o in gc.get_objects())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [(None, REFREEZE_THAW_EVERY), ("", REFREEZE_THAW_EVERY), ("0", 0.0)]
+)
+def test_refreeze_from_the_environment(text: str | None, expected: float) -> None:
+    environ = {} if text is None else {GC_REFREEZE_ENV: text}
+    assert refreeze_from_env(environ) == expected
+
+
+@pytest.mark.parametrize("text", ["soon", "-1", "86401", "nan"])
+def test_bad_refreeze_is_refused_with_the_reason(text: str) -> None:
+    with pytest.raises(ValueError, match=GC_REFREEZE_ENV):
+        refreeze_from_env({GC_REFREEZE_ENV: text})
+
+
+@pytest.mark.usefixtures("restored_gc")
+def test_serve_refreezes_unless_told_not_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(GC_REFREEZE_ENV, raising=False)
+    assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == REFREEZE_THAW_EVERY
+    monkeypatch.setenv(GC_REFREEZE_ENV, "0")
+    assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == 0
+    with app_client(tmp_path, tune_gc=True, gc_refreeze=600.0):
+        assert any(getattr(c, "__qualname__", "") == "Refreezer._callback" for c in gc.callbacks)
+    assert not [c for c in gc.callbacks if getattr(c, "__qualname__", "") == "Refreezer._callback"]

@@ -135,7 +135,8 @@ def register(subparsers: Any) -> None:
         action="store_false",
         help="leave Python's garbage collector as it is (by default, after start-up, what was"
         " loaded is frozen out of its view and it collects less often: thresholds 10000,5,10"
-        " or $PYRUMMY_GC_THRESHOLDS=a,b,c)",
+        " or $PYRUMMY_GC_THRESHOLDS=a,b,c; what survives each collection is frozen too, thawed"
+        " and collected every $PYRUMMY_GC_REFREEZE seconds, 1800 by default, 0: never frozen)",
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
@@ -145,7 +146,7 @@ def settings_from(args: argparse.Namespace) -> Any:
     """The server's :class:`~pyrummy.server.app.Settings` from the options."""
     from pyrummy.core.errors import RummyError
     from pyrummy.server import Settings
-    from pyrummy.server.loopstats import gc_thresholds_from_env
+    from pyrummy.server.loopstats import gc_thresholds_from_env, refreeze_from_env
     from pyrummy.server.ratelimit import RateLimits
     from pyrummy.server.tables import Lifecycle
 
@@ -153,6 +154,7 @@ def settings_from(args: argparse.Namespace) -> Any:
     defaults = Settings()
     try:
         gc_thresholds = gc_thresholds_from_env()
+        gc_refreeze = refreeze_from_env()
     except ValueError as exc:
         raise RummyError(str(exc)) from None
 
@@ -180,6 +182,7 @@ def settings_from(args: argparse.Namespace) -> Any:
         ),
         tune_gc=args.tune_gc,
         gc_thresholds=gc_thresholds,
+        gc_refreeze=gc_refreeze,
     )
 
 

@@ -55,9 +55,9 @@ from pyrummy.core.rules import PRESETS
 from pyrummy.server.api_text import API_DESCRIPTION
 from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
 from pyrummy.server.cluster import Cluster
-from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, tune_gc
+from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, Refreezer, tune_gc
 from pyrummy.server.messages import pick_language, server_text
-from pyrummy.server.ratelimit import ClientCounter, RateLimit, RateLimits
+from pyrummy.server.ratelimit import ClientCounter, CreatedBy, RateLimit, RateLimits
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms, RoomSettings
@@ -147,6 +147,8 @@ class Settings:
     #: (``pyrummy serve`` turns it on): see :func:`pyrummy.server.loopstats.tune_gc`.
     tune_gc: bool = False
     gc_thresholds: tuple[int, int, int] = TUNED_THRESHOLDS
+    #: With tune_gc: seconds between the thaws of loopstats.Refreezer (0: off).
+    gc_refreeze: float = 0.0
 
     def url(self) -> str:
         if self.database_url:
@@ -245,6 +247,7 @@ def create_app(
     settings = settings or Settings()
     state: dict[str, Any] = {}
     loop_stats = LoopStats()
+    refreezer = Refreezer()
 
     def manager() -> TableManager:
         result: TableManager = state["manager"]
@@ -287,9 +290,13 @@ def create_app(
         loop_stats.start()
         if settings.tune_gc:
             tune_gc(settings.gc_thresholds)
+            if settings.gc_refreeze:
+                refreezer.thaw_every = settings.gc_refreeze
+                refreezer.install()
         try:
             yield
         finally:
+            refreezer.uninstall()
             await loop_stats.stop()
             if cluster is not None:
                 await cluster.stop()
@@ -350,20 +357,19 @@ def create_app(
         return _error_response(exc.status_code, "http", text)
 
     # -- helpers ------------------------------------------------------------------
-    #: Tables created per client address (this process, since it started).
-    created_by: dict[str, set[str]] = {}
-
     def unfinished(table_ids: set[str]) -> set[str]:
         # Tables in memory and not over: those that cost something now (an
         # idle table left memory; an abandoned one was closed).
         tables = manager().tables
         return {t for t in table_ids if t in tables and not tables[t].is_over}
 
+    #: Tables created per client address (this process), for the per-client cap.
+    created_by = CreatedBy(settings.max_tables_per_client, unfinished)
+
     def check_table_caps(client: str) -> None:
-        if settings.max_tables_per_client:
-            mine = created_by[client] = unfinished(created_by.get(client, set()))
-            if len(mine) >= settings.max_tables_per_client:
-                raise TableError(429, "table.too_many_yours", limit=settings.max_tables_per_client)
+        cap = settings.max_tables_per_client
+        if cap and created_by.count(client) >= cap:
+            raise TableError(429, "table.too_many_yours", limit=cap)
         if settings.max_tables:
             live = sum(1 for table in manager().tables.values() if not table.is_over)
             if live >= settings.max_tables:
@@ -427,7 +433,7 @@ def create_app(
             raise TableError(403, "table.seed_forbidden")
         spec = new_table_spec(body.preset, dict(body.options), seats, delay, body.seed)
         table, tokens = await manager().create(spec)
-        created_by.setdefault(client, set()).add(table.table_id)
+        created_by.add(client, table.table_id)
         first = next((t for t in tokens if t), None)
         if first is not None:
             response.set_cookie(
@@ -593,7 +599,9 @@ def create_app(
             # and an asyncio.wait per message cost more than the send.
             receiver.add_done_callback(lambda _: _client_gone(subscriber))
             while True:
+                subscriber.send_now = websocket.send_text  # see LiveTable.deliver
                 message = await subscriber.queue.get()
+                await subscriber.sending_done()
                 if message is CLIENT_GONE:
                     break
                 if message is None or (
@@ -613,6 +621,7 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            subscriber.send_now = None
             if receiver is not None:
                 receiver.cancel()
             table.unsubscribe(subscriber)
@@ -687,7 +696,7 @@ def create_app(
                 settings.secure_cookies or (settings.behind_proxy and request.url.scheme == "https")
             ),
             check_table_caps,
-            lambda client, table_id: created_by.setdefault(client, set()).add(table_id),
+            created_by.add,
         )
     )
 

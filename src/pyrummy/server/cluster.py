@@ -444,6 +444,15 @@ class Cluster:
                 await self.release(table_id)
         return taken
 
+    def forget_waiting_checks(self, now: float, recheck_after: float) -> None:
+        """Drop the checks old enough to be done again: one entry per table
+        ever found waiting was kept for the life of the process."""
+        self._waiting_checked = {
+            table_id: at
+            for table_id, at in self._waiting_checked.items()
+            if now - at < recheck_after
+        }
+
     async def adopt_orphans(self) -> int:
         """Load the live tables with bots that no process holds, and play them.
 
@@ -455,6 +464,7 @@ class Cluster:
         adopted = 0
         now = time.monotonic()
         recheck_after = self.manager.lifecycle.idle_after
+        self.forget_waiting_checks(now, recheck_after)
         for table_id in await self.store.table_ids(status="live"):
             if table_id in self.manager.tables:
                 continue

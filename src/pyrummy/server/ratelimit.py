@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
@@ -156,3 +157,42 @@ class RateLimit:
             await send({"type": "websocket.http.response.body", "body": body})
         else:
             await send({"type": "websocket.close", "code": 1013, "reason": "rate limited"})
+
+
+class CreatedBy:
+    """The tables each client created that still count against its cap.
+
+    ``unfinished`` keeps, of a set of table ids, those still in memory and not
+    over. Nothing is kept when the per-client cap is off (``cap`` 0), and the
+    whole record is pruned every ``prune_every`` creations, so clients that
+    never come back do not keep their tables' ids (and their own entry) forever.
+    """
+
+    def __init__(
+        self, cap: int, unfinished: Callable[[set[str]], set[str]], prune_every: int = 256
+    ) -> None:
+        self.cap = cap
+        self.unfinished = unfinished
+        self.prune_every = prune_every
+        self.by_client: dict[str, set[str]] = {}
+        self._since_prune = 0
+
+    def add(self, client: str, table_id: str) -> None:
+        if not self.cap:
+            return
+        self.by_client.setdefault(client, set()).add(table_id)
+        self._since_prune += 1
+        if self._since_prune >= self.prune_every:
+            self.prune()
+
+    def count(self, client: str) -> int:
+        """How many of ``client``'s tables count now (its own record pruned)."""
+        mine = self.unfinished(self.by_client.pop(client, set()))
+        if mine:
+            self.by_client[client] = mine
+        return len(mine)
+
+    def prune(self) -> None:
+        self._since_prune = 0
+        for client in list(self.by_client):
+            self.count(client)

@@ -26,7 +26,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -40,6 +40,7 @@ from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import bot_seed as bot_seed  # re-exported: the server names it here too
 from pyrummy.server.botpool import BotPool
+from pyrummy.server.eager import start_now
 from pyrummy.server.storage import (
     ACTIONS_TABLE,
     TABLES_TABLE,
@@ -155,6 +156,32 @@ class Subscriber:
     queue: asyncio.Queue[Outgoing | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=QUEUE_LIMIT)
     )
+    #: The connection's send, set while it waits on an empty queue: the
+    #: publisher writes a message at once (see :meth:`LiveTable.deliver`).
+    send_now: Callable[[str], Coroutine[Any, Any, None]] | None = None
+    #: A message written at once that had to wait for the socket: the
+    #: connection finishes it before it sends anything else.
+    unfinished: asyncio.Task[Any] | None = None
+
+    def write_now(self, message: str) -> None:
+        """Send ``message`` in this turn of the loop (``send_now`` set, queue empty)."""
+        assert self.send_now is not None
+        try:
+            unfinished = start_now(self.send_now(message))
+        except Exception:  # the socket is gone: its reader ends the connection
+            self.send_now = None
+            return
+        if unfinished is not None:  # the socket asked to wait: the rest queues
+            self.send_now = None
+            self.unfinished = unfinished
+
+    async def sending_done(self) -> None:
+        """The connection took a message from the queue: no more writes at
+        once, and the one under way (if any) finishes first, in order."""
+        self.send_now = None
+        if self.unfinished is not None:
+            unfinished, self.unfinished = self.unfinished, None
+            await unfinished
 
 
 BotFactory = Callable[[str, int], Any]
@@ -401,6 +428,15 @@ class LiveTable:
             self.on_change(self, stored)
 
     def deliver(self, subscriber: Subscriber, message: Outgoing) -> None:
+        if (
+            subscriber.send_now is not None
+            and isinstance(message, str)
+            and subscriber.queue.empty()
+        ):
+            # Nothing before it to send: written now, in this turn of the
+            # loop, not one turn later by the connection's task (eager.py).
+            subscriber.write_now(message)
+            return
         try:
             subscriber.queue.put_nowait(message)
         except asyncio.QueueFull:
