@@ -24,6 +24,7 @@ budget here; the shipped weights were fitted before that, with medium's
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import statistics
@@ -45,6 +46,8 @@ from pyrummy.bots.knock_value import (
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.observation import Observation
+from pyrummy.core.rules import find_rules
 
 #: Opponents the training seats meet (one per deal, at every other seat).
 POPULATION = (
@@ -61,9 +64,22 @@ POPULATION = (
 CAP = 60
 
 
+#: Hard's options in the training seats (fixed work, so runs repeat exactly).
+HARD_OPTIONS: dict[str, object] = {"rollouts": 16}
+
+
 def _player(name: str, seed: int) -> Bot:
     """A population member; medium without its time budget, so runs repeat exactly."""
+    if name == "hard":
+        return make_player(name, seed, HARD_OPTIONS)
     return make_player(name, seed, {"time_budget": None} if name == "medium" else {})
+
+
+def _own_discard(bot: Bot, observation: Observation, discards: Sequence[Action]) -> Action:
+    """The learner's discard when it does not knock (hard: on a copy, its random state untouched)."""
+    if isinstance(bot, MediumBot):
+        return bot.choose_give_back(observation, discards, find_rules(observation.rules))
+    return copy.deepcopy(bot).choose(observation, discards)
 
 
 def _play_out(deal: Deal, names: Sequence[str], seed: int) -> Deal:
@@ -105,7 +121,13 @@ def branch(
 
 
 def collect(
-    deals: int, players: int, playouts: int, explore: float, seed: int, population: Sequence[str]
+    deals: int,
+    players: int,
+    playouts: int,
+    explore: float,
+    seed: int,
+    population: Sequence[str],
+    learner: str = "medium",
 ) -> list[dict[str, object]]:
     rng = random.Random(seed)
     samples: list[dict[str, object]] = []
@@ -113,7 +135,7 @@ def collect(
     for number in range(deals):
         opponent = rng.choice(list(population))
         parity = number % 2
-        names = ["medium" if s % 2 == parity else opponent for s in range(players)]
+        names = [learner if s % 2 == parity else opponent for s in range(players)]
         deal = new_deal("knock", players=players, seed=seed * 1_000_003 + number, dealer=0)
         bots = [_player(name, rng.randrange(1 << 30)) for name in names]
         while not deal.is_over:
@@ -132,9 +154,7 @@ def collect(
                 least, card = best_give_back(left, rules)
                 if 0 < least <= CAP:
                     knock = next(a for a in knocks if a.cards[0] == card)
-                    bot = bots[seat]
-                    assert isinstance(bot, MediumBot)
-                    discard = bot.choose_give_back(observation, discards, rules)
+                    discard = _own_discard(bots[seat], observation, discards)
                     now, later = branch(deal, names, knock, discard, playouts, rng)
                     samples.append(
                         {
@@ -144,6 +164,7 @@ def collect(
                             "opponent": opponent,
                             "turn": observation.turn,
                             "medium_knocks": choice.kind is ActionKind.KNOCK,
+                            "learner": learner,
                         }
                     )
                     if choice.kind is ActionKind.KNOCK and rng.random() < explore:
@@ -230,6 +251,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ridge", type=float, default=5.0)
     parser.add_argument("--population", nargs="+", default=list(POPULATION))
     parser.add_argument(
+        "--learner",
+        default="medium",
+        choices=("medium", "hard"),
+        help="who plays the training seats (hard: the shipped model decides its knocks, "
+        "and it plays on as itself in the branches: a second round of policy iteration)",
+    )
+    parser.add_argument(
         "--data",
         nargs="+",
         help="write the samples to the first file (JSON lines); with --fit-only, read them all",
@@ -254,7 +282,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         samples.sort(key=lambda s: zlib.crc32(json.dumps(s).encode()))
     else:
         samples = collect(
-            args.deals, args.players, args.playouts, args.explore, args.seed, args.population
+            args.deals,
+            args.players,
+            args.playouts,
+            args.explore,
+            args.seed,
+            args.population,
+            args.learner,
         )
         if args.data:
             with open(args.data[0], "w", encoding="utf-8") as out:
