@@ -38,10 +38,11 @@ from pyrummy.bots.base import GIVE_BACK_KINDS, Bot, of_kind
 from pyrummy.bots.hand import best_give_back, deadwood
 from pyrummy.bots.knock_value import (
     DEADWOOD_BUCKETS,
-    FEATURE_NAMES,
     KnockValueModel,
     bucket_of,
+    draw_outlook,
     knock_features,
+    outlook_terms,
 )
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
@@ -155,6 +156,10 @@ def collect(
                 if 0 < least <= CAP:
                     knock = next(a for a in knocks if a.cards[0] == card)
                     discard = _own_discard(bots[seat], observation, discards)
+                    # Recorded for trying features beyond the shipped ones (--fit-only).
+                    outlook = draw_outlook(
+                        observation, hand & ~card.bit, least, find_rules(rules).ace
+                    )
                     now, later = branch(deal, names, knock, discard, playouts, rng)
                     samples.append(
                         {
@@ -165,6 +170,7 @@ def collect(
                             "turn": observation.turn,
                             "medium_knocks": choice.kind is ActionKind.KNOCK,
                             "learner": learner,
+                            "outlook": list(outlook),
                         }
                     )
                     if choice.kind is ActionKind.KNOCK and rng.random() < explore:
@@ -180,9 +186,25 @@ def collect(
     return samples
 
 
+def with_outlook(samples: Sequence[dict[str, object]]) -> list[dict[str, object]]:
+    """The samples that recorded the draw outlook, with its features appended to ``x``."""
+    extended = []
+    for sample in samples:
+        outlook = sample.get("outlook")
+        if not isinstance(outlook, list):
+            continue
+        x = sample["x"]
+        assert isinstance(x, list)
+        terms = outlook_terms(float(outlook[0]), float(outlook[1]), int(str(sample["deadwood"])))
+        extended.append({**sample, "x": [*x, *terms]})
+    return extended
+
+
 def fit(samples: Sequence[dict[str, object]], ridge: float) -> list[float]:
     """Ridge regression by the normal equations (Gauss-Jordan, pure Python)."""
-    size = len(FEATURE_NAMES)
+    first = samples[0]["x"]
+    assert isinstance(first, list)
+    size = len(first)
     gram = [[ridge if i == j else 0.0 for j in range(size)] for i in range(size)]
     moment = [0.0] * size
     for sample in samples:
@@ -270,6 +292,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="weight of the decisions made against this opponent in the fit (default 1)",
     )
     parser.add_argument("--fit-only", action="store_true")
+    parser.add_argument(
+        "--outlook",
+        action="store_true",
+        help="fit with the draw-outlook features too (only samples that recorded them)",
+    )
     parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
     parser.add_argument("--out", help="write the fitted weights here")
     args = parser.parse_args(argv)
@@ -297,16 +324,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     weights = {name: float(w) for name, _, w in (o.partition("=") for o in args.weight)}
     for sample in samples:
         sample["w"] = weights.get(str(sample.get("opponent")), 1.0)
+    if args.outlook:
+        samples = with_outlook(samples)
     cut = int(len(samples) * (1 - args.holdout))
     trained = (
         f"{len(samples)} decisions, seed {args.seed}, ridge {args.ridge}, "
         f"weights {weights or 'none'}"
     )
-    model = KnockValueModel(tuple(fit(samples[:cut], args.ridge)), (args.players,), trained)
+    model = KnockValueModel(
+        tuple(fit(samples[:cut], args.ridge)), (args.players,), trained, args.outlook
+    )
     report(samples[:cut], model, f"training ({cut} decisions)")
     if cut < len(samples):
         report(samples[cut:], model, f"held out ({len(samples) - cut} decisions)")
-    final = KnockValueModel(tuple(fit(samples, args.ridge)), (args.players,), trained)
+    final = KnockValueModel(tuple(fit(samples, args.ridge)), (args.players,), trained, args.outlook)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(final.to_json() + "\n")
