@@ -7,7 +7,8 @@ the deal from its true state into each candidate, plays every branch out
 with the true players (the bot itself and the true opponents, plain, with
 the true stock order) and takes the candidate whose branch ends best for
 the bot's side (the duplicate margin: mean net of its seats minus that of
-the opponents' seats). Candidates:
+the opponents' seats), or with ``--own`` for the deciding seat's own net
+(what a player at a real table, with no partner, plays for). Candidates:
 
 - ``knock``: at a give-back where a knock is legal, the least-deadwood
   knock and the bot's own discard (the bot's choice when it discards);
@@ -28,7 +29,9 @@ its 95% interval, and the paired gain over ``none`` on the same deals.
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
+import json
 import math
 import statistics
 import sys
@@ -68,7 +71,8 @@ class Table:
     def copies(self) -> list[Bot]:
         return [copy.deepcopy(p.inner if isinstance(p, Clairvoyant) else p) for p in self.seated]
 
-    def play_out(self, deal: Deal, first: Action, parity: int) -> float:
+    def play_out(self, deal: Deal, first: Action, parity: int, own: int | None = None) -> float:
+        """The side's margin at the end of the branch (``own``: that seat's net alone)."""
         branch = deal.clone()
         branch.apply(first)
         bots = self.copies()
@@ -76,6 +80,10 @@ class Table:
             seat = branch.current_seat
             assert seat is not None
             branch.apply(bots[seat].choose(branch.observe(seat), branch.legal_actions()))
+        if own is not None:
+            settlement = branch.settlement
+            assert settlement is not None
+            return float(settlement.net[own])
         return _margin(branch, parity)
 
 
@@ -84,8 +92,11 @@ class Clairvoyant:
 
     name = "clairvoyant"
 
-    def __init__(self, inner: Bot, oracle: str, table: Table, parity: int) -> None:
+    def __init__(
+        self, inner: Bot, oracle: str, table: Table, parity: int, own: bool = False
+    ) -> None:
         self.inner = inner
+        self.own = own
         self.oracle = oracle
         self.table = table
         self.parity = parity
@@ -130,7 +141,9 @@ class Clairvoyant:
         if len(options) < 2:
             return chosen
         self.asked += 1
-        values = {action: self.table.play_out(self.deal, action, self.parity) for action in options}
+        # The seat's own net (what a player at a real table plays for), or its side's margin.
+        seat = observation.seat if self.own else None
+        values = {a: self.table.play_out(self.deal, a, self.parity, seat) for a in options}
         best = max(options, key=lambda a: (values[a], a == chosen))
         if values[best] > values.get(chosen, -math.inf):
             self.changed += 1
@@ -146,6 +159,7 @@ def play_pair(
     options: dict[str, dict[str, object]],
     players: int,
     counts: list[int],
+    own: bool = False,
 ) -> float:
     """The bot's margin on one duplicate pair (the seeds of ``bots_panel.py``)."""
     deal_seed = seed * 100_003
@@ -158,7 +172,7 @@ def play_pair(
         for place, name in enumerate(names):
             plain = make_player(name, deal_seed * players + place, options.get(name, {}))
             seated.append(
-                Clairvoyant(plain, oracle, table, parity) if place % 2 == parity else plain
+                Clairvoyant(plain, oracle, table, parity, own) if place % 2 == parity else plain
             )
         while not deal.is_over:
             seat = deal.current_seat
@@ -190,12 +204,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200, help="duplicate pairs per opponent")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--hard-rollouts", type=int, default=16)
+    parser.add_argument(
+        "--hard-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="another HardBot option, e.g. knock_value_weights='/tmp/w.json' (repeatable)",
+    )
+    parser.add_argument(
+        "--own",
+        action="store_true",
+        help="the clairvoyant plays for the deciding seat's own net, not for its side's margin",
+    )
+    parser.add_argument(
+        "--json", help="write the margins pair by pair here, by opponent and oracle"
+    )
     args = parser.parse_args(argv)
     # Medium without its time budget: every branch then plays exactly as the true line would.
     options: dict[str, dict[str, object]] = {
         "hard": {"rollouts": args.hard_rollouts},
         "medium": {"time_budget": None},
     }
+    for option in args.hard_option:
+        name, _, value = option.partition("=")
+        options["hard"][name] = ast.literal_eval(value)
+    margins: dict[str, dict[str, list[float]]] = {}
     print(
         f"{args.bot} with a clairvoyant decision: {args.players} players, {args.deals} pairs, "
         f"seed {args.seed}, hard {options['hard']}"
@@ -207,10 +240,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             counts = [0, 0]
             nets = [
                 play_pair(
-                    args.bot, opponent, oracle, args.seed * 1_000 + n, options, args.players, counts
+                    args.bot,
+                    opponent,
+                    oracle,
+                    args.seed * 1_000 + n,
+                    options,
+                    args.players,
+                    counts,
+                    args.own,
                 )
                 for n in range(args.deals)
             ]
+            margins.setdefault(opponent, {})[oracle] = nets
             line = f"{opponent:<14} oracle {oracle:<8} {_interval(nets):>24}"
             if reference is None:
                 reference = nets if oracle == "none" else None
@@ -222,6 +263,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{time.perf_counter() - started:.0f} s",
                 flush=True,
             )
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"hard": options["hard"], "margins": margins}, out)
     return 0
 
 
