@@ -33,6 +33,7 @@ import ast
 import copy
 import json
 import math
+import random
 import statistics
 import sys
 import time
@@ -65,15 +66,33 @@ class Table:
     as no later clairvoyant decision changes it, and those only gain).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, shuffles: int = 0, seed: int = 0) -> None:
         self.seated: list[Bot] = []
+        self.shuffles = shuffles
+        self.rng = random.Random(seed)
 
     def copies(self) -> list[Bot]:
         return [copy.deepcopy(p.inner if isinstance(p, Clairvoyant) else p) for p in self.seated]
 
     def play_out(self, deal: Deal, first: Action, parity: int, own: int | None = None) -> float:
-        """The side's margin at the end of the branch (``own``: that seat's net alone)."""
+        """The side's margin at the end of the branch (``own``: that seat's net alone).
+
+        With ``shuffles``, the mean over that many re-shuffles of the stock: the
+        clairvoyant then sees the opponents' hands but not the cards to come.
+        """
+        if not self.shuffles:
+            return self._play_out(deal, first, parity, own, shuffle=False)
+        runs = [
+            self._play_out(deal, first, parity, own, shuffle=True) for _ in range(self.shuffles)
+        ]
+        return statistics.fmean(runs)
+
+    def _play_out(
+        self, deal: Deal, first: Action, parity: int, own: int | None, shuffle: bool
+    ) -> float:
         branch = deal.clone()
+        if shuffle:
+            self.rng.shuffle(branch._stock)
         branch.apply(first)
         bots = self.copies()
         while not branch.is_over:
@@ -160,6 +179,7 @@ def play_pair(
     players: int,
     counts: list[int],
     own: bool = False,
+    shuffles: int = 0,
 ) -> float:
     """The bot's margin on one duplicate pair (the seeds of ``bots_panel.py``)."""
     deal_seed = seed * 100_003
@@ -167,7 +187,7 @@ def play_pair(
     for parity in (0, 1):
         deal = new_deal("knock", players=players, seed=deal_seed, dealer=0)
         names = [bot if seat % 2 == parity else opponent for seat in range(players)]
-        table = Table()
+        table = Table(shuffles, deal_seed * 2 + parity)
         seated = table.seated
         for place, name in enumerate(names):
             plain = make_player(name, deal_seed * players + place, options.get(name, {}))
@@ -217,6 +237,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the clairvoyant plays for the deciding seat's own net, not for its side's margin",
     )
     parser.add_argument(
+        "--stock-shuffles",
+        type=int,
+        default=0,
+        help="value each branch over this many re-shuffled stocks (0: the true stock order)",
+    )
+    parser.add_argument(
         "--json", help="write the margins pair by pair here, by opponent and oracle"
     )
     args = parser.parse_args(argv)
@@ -231,7 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     margins: dict[str, dict[str, list[float]]] = {}
     print(
         f"{args.bot} with a clairvoyant decision: {args.players} players, {args.deals} pairs, "
-        f"seed {args.seed}, hard {options['hard']}"
+        f"seed {args.seed}, hard {options['hard']}, own net {args.own}, "
+        f"stock re-shuffles {args.stock_shuffles}"
     )
     for opponent in args.opponents:
         reference: list[float] | None = None
@@ -248,6 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.players,
                     counts,
                     args.own,
+                    args.stock_shuffles,
                 )
                 for n in range(args.deals)
             ]
