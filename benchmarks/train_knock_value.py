@@ -13,7 +13,11 @@ except that a knock is replaced by its discard with probability
 ``--explore`` (so later turns are seen too). A ridge regression on
 :func:`~pyrummy.bots.knock_value.knock_features` is fitted (pure Python)
 and written as JSON; the samples can be kept (``--data``) and refitted
-(``--fit-only``). Reproducible by ``--seed`` (medium plays without its time
+(``--fit-only``). ``--learner hard`` puts hard (deciding its knocks by the
+shipped model) in the training seats, playing on as itself in the branches
+(a second round); the samples also record the draw outlook of the hand
+(:func:`~pyrummy.bots.knock_value.draw_outlook`), fitted with ``--outlook``.
+Reproducible by ``--seed`` (medium plays without its time
 budget here; the shipped weights were fitted before that, with medium's
 0.25 s knock budget, which binds only on a starved machine).
 
