@@ -13,7 +13,11 @@ except that a knock is replaced by its discard with probability
 ``--explore`` (so later turns are seen too). A ridge regression on
 :func:`~pyrummy.bots.knock_value.knock_features` is fitted (pure Python)
 and written as JSON; the samples can be kept (``--data``) and refitted
-(``--fit-only``). Reproducible by ``--seed`` (medium plays without its time
+(``--fit-only``). ``--learner hard`` puts hard (deciding its knocks by the
+shipped model) in the training seats, playing on as itself in the branches
+(a second round); the samples also record the draw outlook of the hand
+(:func:`~pyrummy.bots.knock_value.draw_outlook`), fitted with ``--outlook``.
+Reproducible by ``--seed`` (medium plays without its time
 budget here; the shipped weights were fitted before that, with medium's
 0.25 s knock budget, which binds only on a starved machine).
 
@@ -24,6 +28,7 @@ budget here; the shipped weights were fitted before that, with medium's
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import statistics
@@ -37,14 +42,17 @@ from pyrummy.bots.base import GIVE_BACK_KINDS, Bot, of_kind
 from pyrummy.bots.hand import best_give_back, deadwood
 from pyrummy.bots.knock_value import (
     DEADWOOD_BUCKETS,
-    FEATURE_NAMES,
     KnockValueModel,
     bucket_of,
+    draw_outlook,
     knock_features,
+    outlook_terms,
 )
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.deal import Deal, new_deal
+from pyrummy.core.observation import Observation
+from pyrummy.core.rules import find_rules
 
 #: Opponents the training seats meet (one per deal, at every other seat).
 POPULATION = (
@@ -61,9 +69,22 @@ POPULATION = (
 CAP = 60
 
 
+#: Hard's options in the training seats (fixed work, so runs repeat exactly).
+HARD_OPTIONS: dict[str, object] = {"rollouts": 16}
+
+
 def _player(name: str, seed: int) -> Bot:
     """A population member; medium without its time budget, so runs repeat exactly."""
+    if name == "hard":
+        return make_player(name, seed, HARD_OPTIONS)
     return make_player(name, seed, {"time_budget": None} if name == "medium" else {})
+
+
+def _own_discard(bot: Bot, observation: Observation, discards: Sequence[Action]) -> Action:
+    """The learner's discard when it does not knock (hard: on a copy, its random state untouched)."""
+    if isinstance(bot, MediumBot):
+        return bot.choose_give_back(observation, discards, find_rules(observation.rules))
+    return copy.deepcopy(bot).choose(observation, discards)
 
 
 def _play_out(deal: Deal, names: Sequence[str], seed: int) -> Deal:
@@ -105,7 +126,13 @@ def branch(
 
 
 def collect(
-    deals: int, players: int, playouts: int, explore: float, seed: int, population: Sequence[str]
+    deals: int,
+    players: int,
+    playouts: int,
+    explore: float,
+    seed: int,
+    population: Sequence[str],
+    learner: str = "medium",
 ) -> list[dict[str, object]]:
     rng = random.Random(seed)
     samples: list[dict[str, object]] = []
@@ -113,7 +140,7 @@ def collect(
     for number in range(deals):
         opponent = rng.choice(list(population))
         parity = number % 2
-        names = ["medium" if s % 2 == parity else opponent for s in range(players)]
+        names = [learner if s % 2 == parity else opponent for s in range(players)]
         deal = new_deal("knock", players=players, seed=seed * 1_000_003 + number, dealer=0)
         bots = [_player(name, rng.randrange(1 << 30)) for name in names]
         while not deal.is_over:
@@ -132,9 +159,11 @@ def collect(
                 least, card = best_give_back(left, rules)
                 if 0 < least <= CAP:
                     knock = next(a for a in knocks if a.cards[0] == card)
-                    bot = bots[seat]
-                    assert isinstance(bot, MediumBot)
-                    discard = bot.choose_give_back(observation, discards, rules)
+                    discard = _own_discard(bots[seat], observation, discards)
+                    # Recorded for trying features beyond the shipped ones (--fit-only).
+                    outlook = draw_outlook(
+                        observation, hand & ~card.bit, least, find_rules(rules).ace
+                    )
                     now, later = branch(deal, names, knock, discard, playouts, rng)
                     samples.append(
                         {
@@ -144,6 +173,8 @@ def collect(
                             "opponent": opponent,
                             "turn": observation.turn,
                             "medium_knocks": choice.kind is ActionKind.KNOCK,
+                            "learner": learner,
+                            "outlook": list(outlook),
                         }
                     )
                     if choice.kind is ActionKind.KNOCK and rng.random() < explore:
@@ -159,9 +190,25 @@ def collect(
     return samples
 
 
+def with_outlook(samples: Sequence[dict[str, object]]) -> list[dict[str, object]]:
+    """The samples that recorded the draw outlook, with its features appended to ``x``."""
+    extended = []
+    for sample in samples:
+        outlook = sample.get("outlook")
+        if not isinstance(outlook, list):
+            continue
+        x = sample["x"]
+        assert isinstance(x, list)
+        terms = outlook_terms(float(outlook[0]), float(outlook[1]), int(str(sample["deadwood"])))
+        extended.append({**sample, "x": [*x, *terms]})
+    return extended
+
+
 def fit(samples: Sequence[dict[str, object]], ridge: float) -> list[float]:
     """Ridge regression by the normal equations (Gauss-Jordan, pure Python)."""
-    size = len(FEATURE_NAMES)
+    first = samples[0]["x"]
+    assert isinstance(first, list)
+    size = len(first)
     gram = [[ridge if i == j else 0.0 for j in range(size)] for i in range(size)]
     moment = [0.0] * size
     for sample in samples:
@@ -230,6 +277,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ridge", type=float, default=5.0)
     parser.add_argument("--population", nargs="+", default=list(POPULATION))
     parser.add_argument(
+        "--learner",
+        default="medium",
+        choices=("medium", "hard"),
+        help="who plays the training seats (hard: the shipped model decides its knocks, "
+        "and it plays on as itself in the branches: a second round of policy iteration)",
+    )
+    parser.add_argument(
         "--data",
         nargs="+",
         help="write the samples to the first file (JSON lines); with --fit-only, read them all",
@@ -242,6 +296,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="weight of the decisions made against this opponent in the fit (default 1)",
     )
     parser.add_argument("--fit-only", action="store_true")
+    parser.add_argument(
+        "--outlook",
+        action="store_true",
+        help="fit with the draw-outlook features too (only samples that recorded them)",
+    )
     parser.add_argument("--holdout", type=float, default=0.2, help="share of deals held out")
     parser.add_argument("--out", help="write the fitted weights here")
     args = parser.parse_args(argv)
@@ -254,7 +313,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         samples.sort(key=lambda s: zlib.crc32(json.dumps(s).encode()))
     else:
         samples = collect(
-            args.deals, args.players, args.playouts, args.explore, args.seed, args.population
+            args.deals,
+            args.players,
+            args.playouts,
+            args.explore,
+            args.seed,
+            args.population,
+            args.learner,
         )
         if args.data:
             with open(args.data[0], "w", encoding="utf-8") as out:
@@ -263,16 +328,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     weights = {name: float(w) for name, _, w in (o.partition("=") for o in args.weight)}
     for sample in samples:
         sample["w"] = weights.get(str(sample.get("opponent")), 1.0)
+    if args.outlook:
+        samples = with_outlook(samples)
     cut = int(len(samples) * (1 - args.holdout))
     trained = (
         f"{len(samples)} decisions, seed {args.seed}, ridge {args.ridge}, "
         f"weights {weights or 'none'}"
     )
-    model = KnockValueModel(tuple(fit(samples[:cut], args.ridge)), (args.players,), trained)
+    model = KnockValueModel(
+        tuple(fit(samples[:cut], args.ridge)), (args.players,), trained, args.outlook
+    )
     report(samples[:cut], model, f"training ({cut} decisions)")
     if cut < len(samples):
         report(samples[cut:], model, f"held out ({len(samples) - cut} decisions)")
-    final = KnockValueModel(tuple(fit(samples, args.ridge)), (args.players,), trained)
+    final = KnockValueModel(tuple(fit(samples, args.ridge)), (args.players,), trained, args.outlook)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(final.to_json() + "\n")

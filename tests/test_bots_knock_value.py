@@ -14,8 +14,10 @@ from pyrummy.bots import HardBot
 from pyrummy.bots.knock_value import (
     FEATURE_NAMES,
     KNOCK_VALUE_CAP,
+    OUTLOOK_NAMES,
     KnockValueModel,
     bucket_of,
+    draw_outlook,
     knock_features,
     learned_knock,
     load_model,
@@ -161,3 +163,28 @@ def test_the_margin_is_the_gain_a_knock_must_beat() -> None:
     model = _constant_model(2.0)
     assert learned_knock(observation, give_backs, rules, model, margin=1.0) is not None
     assert learned_knock(observation, give_backs, rules, model, margin=3.0) is None
+
+
+def test_a_model_with_the_draw_outlook_reads_it_from_the_hand_left() -> None:
+    rules = find_rules("knock")
+    deal = after_passive_rounds(5, rounds=1)
+    seat = deal.current_seat
+    assert seat is not None
+    least = _least_left(deal, seat)
+    if least > KNOCK_VALUE_CAP or least == 0:
+        pytest.skip("this deal's hand is not weighed by the model")
+    observation, legal = deal.observe(seat), deal.legal_actions()
+    give_backs = [a for a in legal if a.kind in (ActionKind.KNOCK, ActionKind.DISCARD)]
+    hand = observation.hand.mask
+    card = min(
+        (a.cards[0] for a in give_backs), key=lambda c: deadwood_of_mask(hand & ~c.bit, "low")
+    )
+    fall, share = draw_outlook(observation, hand & ~card.bit, least, "low")
+    assert 0 < share <= 1 and fall > 0  # some unseen card always helps a hand with deadwood
+    # Only the "share" weight is set: the decision follows the sign of the outlook term.
+    for weight, knocks in ((1.0, True), (-1.0, False)):
+        weights = [0.0] * len(FEATURE_NAMES) + [0.0, weight, 0.0]
+        model = KnockValueModel(tuple(weights), (4,), outlook=True)
+        assert model.features == (*FEATURE_NAMES, *OUTLOOK_NAMES)
+        assert KnockValueModel.from_json(model.to_json()) == model
+        assert (learned_knock(observation, give_backs, rules, model) is not None) is knocks

@@ -32,7 +32,7 @@ from pyrummy.bots.hand import best_give_back
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
-from pyrummy.core.solver import deadwood_of_mask
+from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask
 
 #: Deadwood buckets (upper bounds, inclusive) the features are split by.
 DEADWOOD_BUCKETS: Final = (4, 8, 12, 16, 20, 25, 30, 35, 40, 50, 60)
@@ -44,6 +44,9 @@ FEATURE_NAMES: Final = (
     "deadwood",
     "stock",
 )
+#: Optional features (a model trained with them says so): the draw outlook of the
+#: hand left by the give-back (:func:`draw_outlook`), alone and with the deadwood.
+OUTLOOK_NAMES: Final = ("fall", "share", "fall_x_deadwood")
 #: The weights file shipped in the package.
 MODEL_FILE: Final = "knock_value.json"
 
@@ -97,13 +100,63 @@ def knock_features(observation: Observation, deadwood: int) -> list[float]:
     return features
 
 
+def draw_outlook(
+    observation: Observation, hand: int, deadwood: int, ace: str
+) -> tuple[float, float]:
+    """What one more draw is worth to the ``hand`` left by a give-back (10 cards).
+
+    Over the unseen cards (the observer's view: any of them may come next):
+    the mean fall in deadwood after drawing the card and giving back the best
+    one, and the share of cards that lower it at all.
+
+    >>> from pyrummy.core.deal import new_deal
+    >>> deal = new_deal("knock", players=4, seed=1, dealer=0)
+    >>> seen = deal.observe(1)
+    >>> fall, share = draw_outlook(seen, seen.hand.mask, 40, "low")
+    >>> fall >= 0 and 0 <= share <= 1
+    True
+    """
+    unseen = observation.unseen_cards().mask & ~hand
+    falls = 0
+    better = 0
+    count = 0
+    while unseen:
+        card = unseen & -unseen
+        unseen ^= card
+        count += 1
+        after = best_discards_of_mask(hand | card, ace)[0]
+        if after < deadwood:
+            falls += deadwood - after
+            better += 1
+    if not count:
+        return 0.0, 0.0
+    return falls / count, better / count
+
+
+def outlook_terms(fall: float, share: float, deadwood: int) -> list[float]:
+    """The :data:`OUTLOOK_NAMES` features from :func:`draw_outlook`'s figures.
+
+    >>> outlook_terms(5.0, 0.5, 20)
+    [1.0, 0.5, 2.0]
+    """
+    return [fall / 5, share, fall / 5 * deadwood / 10]
+
+
 @dataclass(frozen=True)
 class KnockValueModel:
-    """Weights of the linear model, and the table sizes it was trained at."""
+    """Weights of the linear model, and the table sizes it was trained at.
+
+    ``outlook``: the weights end with the :data:`OUTLOOK_NAMES` features.
+    """
 
     weights: tuple[float, ...]
     players: tuple[int, ...]
     trained: str = ""
+    outlook: bool = False
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        return (*FEATURE_NAMES, *OUTLOOK_NAMES) if self.outlook else FEATURE_NAMES
 
     def gain(self, features: list[float]) -> float:
         """Predicted points of knocking now over playing on (positive: knock)."""
@@ -112,7 +165,7 @@ class KnockValueModel:
     def to_json(self) -> str:
         return json.dumps(
             {
-                "features": list(FEATURE_NAMES),
+                "features": list(self.features),
                 "weights": [round(w, 5) for w in self.weights],
                 "players": list(self.players),
                 "trained": self.trained,
@@ -124,10 +177,12 @@ class KnockValueModel:
     def from_json(cls, text: str) -> KnockValueModel:
         """Read weights; they must name the features of this module, in order."""
         data = json.loads(text)
-        if tuple(data["features"]) != FEATURE_NAMES:
+        names = tuple(data["features"])
+        if names not in (FEATURE_NAMES, (*FEATURE_NAMES, *OUTLOOK_NAMES)):
             raise ValueError("knock value weights were fitted for other features")
         weights = tuple(float(w) for w in data["weights"])
-        return cls(weights, tuple(int(p) for p in data["players"]), str(data.get("trained", "")))
+        players = tuple(int(p) for p in data["players"])
+        return cls(weights, players, str(data.get("trained", "")), len(names) > len(FEATURE_NAMES))
 
 
 @cache
@@ -165,4 +220,8 @@ def learned_knock(
         return knock
     if least > KNOCK_VALUE_CAP:
         return None
-    return knock if model.gain(knock_features(observation, least)) > margin else None
+    features = knock_features(observation, least)
+    if model.outlook:
+        fall, share = draw_outlook(observation, hand & ~card.bit, least, rules.ace)
+        features += outlook_terms(fall, share, least)
+    return knock if model.gain(features) > margin else None
