@@ -12,6 +12,7 @@ from pyrummy.bots.gin_search import (
     MIN_SAMPLES,
     STOCK,
     TAKE,
+    Budget,
     discard_values,
     draw_values,
     searched_discard,
@@ -58,7 +59,7 @@ def test_breaking_a_meld_plays_out_worse_than_giving_back_a_lone_high_card() -> 
     view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
     rules = find_rules(view.rules)
     found = discard_values(
-        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), samples=60
+        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), Budget(60)
     )
     assert found.samples == 60
     assert found.values[Card("KD").index] > found.values[Card("3S").index] + 1
@@ -69,22 +70,20 @@ def test_the_searched_discard_is_one_of_the_candidates() -> None:
     rules = find_rules(view.rules)
     scores = {card: float(i) for i, card in enumerate(view.hand)}
     choice, samples = searched_discard(
-        view, scores, rules, random.Random(1), candidates=3, samples=20
+        view, scores, rules, random.Random(1), Budget(20), candidates=3
     )
     assert choice in sorted(scores, key=scores.__getitem__)[:3]
     assert samples == 20
     # One candidate: nothing to search.
-    assert searched_discard(view, scores, rules, random.Random(1), candidates=1, samples=20) == (
-        None,
-        0,
-    )
+    one = searched_discard(view, scores, rules, random.Random(1), Budget(20), candidates=1)
+    assert one == (None, 0)
 
 
 def test_an_up_card_that_allows_a_knock_plays_out_better_than_the_stock() -> None:
     # 8C makes 7C 8C 9C TC: deadwood 5D after giving back QH, a knock at once.
     view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
     rules = find_rules(view.rules)
-    found = draw_values(view, Card("8C").index, rules, random.Random(1), samples=60)
+    found = draw_values(view, Card("8C").index, rules, random.Random(1), Budget(60))
     assert found.samples == 60
     assert found.values[TAKE] > found.values[STOCK]
 
@@ -97,13 +96,11 @@ def test_the_searches_stop_at_the_deadline_after_the_minimum() -> None:
     def late() -> float:
         return 10.0  # always past the deadline
 
-    found = discard_values(
-        view, cards, rules, random.Random(1), samples=500, deadline=3.0, clock=late
-    )
+    found = discard_values(view, cards, rules, random.Random(1), Budget(500, 3.0, late))
     assert found.samples == MIN_SAMPLES
     ten = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
     up = Card("8C").index
-    drawn = draw_values(ten, up, rules, random.Random(1), samples=500, deadline=3.0, clock=late)
+    drawn = draw_values(ten, up, rules, random.Random(1), Budget(500, 3.0, late))
     assert drawn.samples == MIN_SAMPLES
 
 
@@ -142,14 +139,14 @@ def test_a_large_margin_keeps_the_heuristic_choice() -> None:
     rules = find_rules(view.rules)
     # The heuristic ranks breaking the run first; the play-outs clearly prefer KD (above).
     scores = {Card("3S"): 0.0, Card("KD"): 1.0}
-    searched, _ = searched_discard(view, scores, rules, random.Random(1), candidates=2, samples=60)
+    searched, _ = searched_discard(view, scores, rules, random.Random(1), Budget(60), candidates=2)
     assert searched == Card("KD")
     kept, _ = searched_discard(
-        view, scores, rules, random.Random(1), candidates=2, samples=60, margin=1e9
+        view, scores, rules, random.Random(1), Budget(60), candidates=2, margin=1e9
     )
     assert kept == Card("3S")
     found = discard_values(
-        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), samples=60
+        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), Budget(60)
     )
     assert found.errors[Card("3S").index] == 0.0
     assert (

@@ -107,7 +107,7 @@ from pyrummy.bots.base import (
 from pyrummy.bots.gin_hold import DEFAULT_PASS_LIKELIHOOD, DEFAULT_SELECTION, hold_values
 from pyrummy.bots.gin_play import gin_discard_scores
 from pyrummy.bots.gin_safety import take_risks
-from pyrummy.bots.gin_search import STOCK, TAKE, draw_values, searched_discard
+from pyrummy.bots.gin_search import STOCK, TAKE, Budget, draw_values, searched_discard
 from pyrummy.bots.hand import (
     best_give_back,
     cards_of,
@@ -401,11 +401,16 @@ class HardBot:
             return self.gin_discard(observation, give_backs, preferred, rules)
         return preferred
 
-    def gin_search_deadline(self) -> float:
-        """When a searched gin draw or discard stops (never when ``rollouts`` fixes the work)."""
+    def gin_search_budget(self, samples: int) -> Budget:
+        """A searched gin draw's or discard's re-deals, from now.
+
+        ``samples`` when ``rollouts`` fixes the work; on a time budget as many
+        as its share of the budget allows.
+        """
         if self.time_budget is None:
-            return float("inf")
-        return self.clock() + self.time_budget * GIN_SEARCH_BUDGET_SHARE
+            return Budget(samples)
+        deadline = self.clock() + self.time_budget * GIN_SEARCH_BUDGET_SHARE
+        return Budget(MAX_SAMPLES, deadline, self.clock)
 
     def gin_searched_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -416,15 +421,12 @@ class HardBot:
         stock = first_of_kind(legal_actions, ActionKind.DRAW_STOCK)
         if take is None or stock is None or not observation.discard_pile:
             return preferred
-        timed = self.time_budget is not None
         found = draw_values(
             observation,
             observation.discard_pile[-1].index,
             rules,
             self.rng,
-            samples=MAX_SAMPLES if timed else self.gin_search_draws,
-            deadline=self.gin_search_deadline(),
-            clock=self.clock if timed else None,
+            self.gin_search_budget(self.gin_search_draws),
         )
         self.last_rollouts = found.samples
         if not found.values:
@@ -448,7 +450,7 @@ class HardBot:
         chance that it allows a knock; risk (:mod:`pyrummy.bots.gin_safety`):
         ``gin_feed_weight`` times the chance that the opponent takes the card.
         """
-        deadline = self.gin_search_deadline()
+        budget = self.gin_search_budget(self.gin_search_samples)
         costs = self.guide.discard_costs(observation, give_backs, rules)
         if len(costs) <= 1:
             return preferred
@@ -463,16 +465,13 @@ class HardBot:
             risks = take_risks(observation, costs, self.rng)
             scores = {card: v + self.gin_feed_weight * risks[card] for card, v in scores.items()}
         if self.gin_search_samples and observation.players == 2:
-            timed = self.time_budget is not None
             searched, self.last_rollouts = searched_discard(
                 observation,
                 scores,
                 rules,
                 self.rng,
+                budget,
                 candidates=self.gin_search_candidates,
-                samples=MAX_SAMPLES if timed else self.gin_search_samples,
-                deadline=deadline,
-                clock=self.clock if timed else None,
                 margin=self.gin_search_margin,
             )
             if searched is not None:
