@@ -17,7 +17,7 @@ from pyrummy.bots.gin_search import (
     draw_values,
     searched_discard,
 )
-from pyrummy.core.actions import ActionKind
+from pyrummy.core.actions import DISCARDS, ActionKind
 from pyrummy.core.cards import Card
 from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import find_rules
@@ -154,3 +154,23 @@ def test_a_large_margin_keeps_the_heuristic_choice() -> None:
         < found.errors[Card("KD").index]
         < found.values[Card("KD").index] - found.values[Card("3S").index]
     )
+
+
+def test_the_hard_bot_on_a_time_budget_stops_its_discard_search_at_its_share() -> None:
+    # No knock is legal (deadwood far above 10): the give-back is a searched discard.
+    view = _gin_view("2S 3S 4S 7H 9D KC 9C TC KD QH 5D", "8S")
+    legal = [DISCARDS[card.index] for card in view.hand]
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.2  # every reading costs 200 ms of the 0.25 s budget
+        return now[0]
+
+    bot = HardBot(seed=1, time_budget=0.25, gin_search_samples=1, clock=clock)
+    assert bot.choose(view, legal).kind is ActionKind.DISCARD
+    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops
+    # (on a time budget gin_search_samples only switches the search on).
+    assert bot.last_rollouts == MIN_SAMPLES
+    fixed = HardBot(seed=1, rollouts=4, gin_search_samples=30, clock=clock)
+    fixed.choose(view, legal)
+    assert fixed.last_rollouts == 30  # a fixed count ignores the clock
