@@ -182,11 +182,13 @@ DEFAULT_GIN_KNOCK_BONUS = 0.0
 #: work (:mod:`pyrummy.bots.gin_hold`; 0 turns it off).
 DEFAULT_GIN_HOLD_SAMPLES = 200
 #: Gin, two players: re-deals behind a discard played out to the hand's end
-#: (:mod:`pyrummy.bots.gin_search`) when ``rollouts`` fixes the work; 0: off.
+#: (:mod:`pyrummy.bots.gin_search`) when ``rollouts`` fixes the work (on a time
+#: budget any positive count switches it on); 0: off.
 DEFAULT_GIN_SEARCH_SAMPLES = 0
 #: Gin: the discards so searched (the lowest by the one-draw cost and reach).
 DEFAULT_GIN_SEARCH_CANDIDATES = 3
-#: Gin: standard errors by which a searched choice must beat the heuristic's to replace it.
+#: Gin: standard errors by which a searched choice must beat the heuristic's to replace it
+#: (without one the search swaps good one-draw choices for noisy ones among near-equals).
 DEFAULT_GIN_SEARCH_MARGIN = 0.0
 #: Gin, two players: re-deals behind the draw (take the up-card or the stock) so searched; 0: off.
 DEFAULT_GIN_SEARCH_DRAWS = 0
@@ -383,8 +385,10 @@ class HardBot:
             self.knock_equity or (self.equity_after_pass and _an_opponent_passed(observation))
         ):
             return self.knock_rummy_give_back(observation, give_backs, rules)
+        # Gin: the knock's and the discard search's shares of the budget both count from here.
+        started = self.clock() if rules.family == "gin" else 0.0
         if rules.family == "gin" and self.gin_hold_samples and observation.players == 2:
-            knock = self.gin_hold_knock(observation, give_backs, rules)
+            knock = self.gin_hold_knock(observation, give_backs, rules, started)
             if knock is not None:
                 return knock
             give_backs = [a for a in give_backs if a.kind is ActionKind.DISCARD] or give_backs
@@ -398,18 +402,19 @@ class HardBot:
         if preferred.kind is ActionKind.KNOCK:
             return self.gin_knock_or_wait(observation, give_backs, preferred, rules)
         if self.gin_feed_weight > 0 or self.gin_reach_bonus or self.gin_knock_bonus:
-            return self.gin_discard(observation, give_backs, preferred, rules)
+            return self.gin_discard(observation, give_backs, preferred, rules, started)
         return preferred
 
-    def gin_search_budget(self, samples: int) -> Budget:
-        """A searched gin draw's or discard's re-deals, from now.
+    def gin_search_budget(self, samples: int, started: float | None = None) -> Budget:
+        """A searched gin draw's or discard's re-deals, the decision ``started`` then (or now).
 
         ``samples`` when ``rollouts`` fixes the work; on a time budget as many
-        as its share of the budget allows.
+        as its share of the budget allows, counted from the decision's start.
         """
         if self.time_budget is None:
             return Budget(samples)
-        deadline = self.clock() + self.time_budget * GIN_SEARCH_BUDGET_SHARE
+        begun = self.clock() if started is None else started
+        deadline = begun + self.time_budget * GIN_SEARCH_BUDGET_SHARE
         return Budget(MAX_SAMPLES, deadline, self.clock)
 
     def gin_searched_draw(
@@ -442,6 +447,7 @@ class HardBot:
         give_backs: Sequence[Action],
         preferred: Action,
         rules: Rules,
+        started: float | None = None,
     ) -> Action:
         """Gin: the medium bot's discard cost, less the reach credits, plus the take risk.
 
@@ -450,7 +456,7 @@ class HardBot:
         chance that it allows a knock; risk (:mod:`pyrummy.bots.gin_safety`):
         ``gin_feed_weight`` times the chance that the opponent takes the card.
         """
-        budget = self.gin_search_budget(self.gin_search_samples)
+        budget = self.gin_search_budget(self.gin_search_samples, started)
         costs = self.guide.discard_costs(observation, give_backs, rules)
         if len(costs) <= 1:
             return preferred
@@ -484,15 +490,14 @@ class HardBot:
         return _discard_of(give_backs, choice) or preferred
 
     def gin_hold_knock(
-        self, observation: Observation, give_backs: Sequence[Action], rules: Rules
+        self, observation: Observation, give_backs: Sequence[Action], rules: Rules, started: float
     ) -> Action | None:
         """Gin: the knock when it beats playing on (:mod:`pyrummy.bots.gin_hold`), else None.
 
         Gin always goes down; otherwise the least-deadwood knock is weighed on
-        ``gin_hold_samples`` re-deals (30% of the budget when on a time
-        budget) against playing on.
+        ``gin_hold_samples`` re-deals (30% of the budget from ``started`` when
+        on a time budget) against playing on.
         """
-        started = self.clock()
         knocks = [a for a in give_backs if a.kind is ActionKind.KNOCK]
         if not knocks:
             return None
