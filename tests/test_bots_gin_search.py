@@ -119,11 +119,10 @@ def test_the_hard_bot_on_a_time_budget_stops_its_draw_search_at_its_share() -> N
         now[0] += 0.2  # every reading costs 200 ms of the 0.25 s budget
         return now[0]
 
-    bot = HardBot(seed=1, time_budget=0.25, gin_search_draws=1, clock=clock)
+    bot = HardBot(seed=1, time_budget=0.25, gin_search_draws=500, clock=clock)
     action = bot.choose(deal.observe(seat), deal.legal_actions())
     assert action.kind in (ActionKind.DRAW_DISCARD, ActionKind.DRAW_STOCK)
-    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops
-    # (on a time budget gin_search_draws only switches the search on).
+    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops.
     assert bot.last_rollouts == MIN_SAMPLES
 
 
@@ -166,11 +165,13 @@ def test_the_hard_bot_on_a_time_budget_stops_its_discard_search_at_its_share() -
         now[0] += 0.2  # every reading costs 200 ms of the 0.25 s budget
         return now[0]
 
-    bot = HardBot(seed=1, time_budget=0.25, gin_search_samples=1, clock=clock)
+    bot = HardBot(seed=1, time_budget=0.25, gin_search_samples=500, clock=clock)
     assert bot.choose(view, legal).kind is ActionKind.DISCARD
-    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops
-    # (on a time budget gin_search_samples only switches the search on).
+    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops.
     assert bot.last_rollouts == MIN_SAMPLES
+    capped = HardBot(seed=1, time_budget=1e9, gin_search_samples=30, clock=clock)
+    capped.choose(view, legal)
+    assert capped.last_rollouts == 30  # time to spare: the count caps the search
     fixed = HardBot(seed=1, rollouts=4, gin_search_samples=30, clock=clock)
     fixed.choose(view, legal)
     assert fixed.last_rollouts == 30  # a fixed count ignores the clock

@@ -182,8 +182,8 @@ DEFAULT_GIN_KNOCK_BONUS = 0.0
 #: work (:mod:`pyrummy.bots.gin_hold`; 0 turns it off).
 DEFAULT_GIN_HOLD_SAMPLES = 200
 #: Gin, two players: re-deals behind a discard played out to the hand's end
-#: (:mod:`pyrummy.bots.gin_search`) when ``rollouts`` fixes the work (on a time
-#: budget any positive count switches it on); 0: off.
+#: (:mod:`pyrummy.bots.gin_search`; on a time budget at most that many, within
+#: :data:`GIN_SEARCH_BUDGET_SHARE` of it); 0: off.
 DEFAULT_GIN_SEARCH_SAMPLES = 0
 #: Gin: the discards so searched (the lowest by the one-draw cost and reach).
 DEFAULT_GIN_SEARCH_CANDIDATES = 3
@@ -241,7 +241,7 @@ class HardBot:
     ``gin_search_draws`` (default 0: off; two players): choose among the
     ``gin_search_candidates`` best discards, and between the up-card and the
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
-    on a time budget half of it), overruling the one-draw choice only by more
+    on a time budget fewer if half of it runs out first), overruling the one-draw choice only by more
     than ``gin_search_margin`` standard errors;
     ``knock_value``: knock rummy, decide the knock by the learned model of
     :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
@@ -408,14 +408,16 @@ class HardBot:
     def gin_search_budget(self, samples: int, started: float | None = None) -> Budget:
         """A searched gin draw's or discard's re-deals, the decision ``started`` then (or now).
 
-        ``samples`` when ``rollouts`` fixes the work; on a time budget as many
-        as its share of the budget allows, counted from the decision's start.
+        ``samples`` when ``rollouts`` fixes the work; on a time budget no more
+        than that, and fewer if its share of the budget, counted from the
+        decision's start, runs out first (so a fast machine plays what was
+        measured, and a slow one stops in time).
         """
         if self.time_budget is None:
             return Budget(samples)
         begun = self.clock() if started is None else started
         deadline = begun + self.time_budget * GIN_SEARCH_BUDGET_SHARE
-        return Budget(MAX_SAMPLES, deadline, self.clock)
+        return Budget(samples, deadline, self.clock)
 
     def gin_searched_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
