@@ -175,3 +175,16 @@ def test_the_hard_bot_on_a_time_budget_stops_its_discard_search_at_its_share() -
     fixed = HardBot(seed=1, rollouts=4, gin_search_samples=30, clock=clock)
     fixed.choose(view, legal)
     assert fixed.last_rollouts == 30  # a fixed count ignores the clock
+
+
+def test_the_default_hard_bot_searches_its_gin_discards_with_a_margin() -> None:
+    view = _gin_view("2S 3S 4S 7H 9D KC 9C TC KD QH 5D", "8S")
+    legal = [DISCARDS[card.index] for card in view.hand]
+    bot = HardBot(seed=1, rollouts=4)
+    assert (bot.gin_search_samples, bot.gin_search_margin) == (64, 2.0)
+    assert bot.gin_search_draws == 0  # the searched draw measured worse: off
+    bot.choose(view, legal)
+    assert bot.last_rollouts == 64
+    off = HardBot(seed=1, rollouts=4, gin_search_samples=0)
+    off.choose(view, legal)
+    assert off.last_rollouts == 0
