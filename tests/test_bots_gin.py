@@ -93,8 +93,11 @@ def test_hard_with_gin_feed_weight_keeps_the_card_the_opponent_collects() -> Non
     hand = "2H 3H 4H 9S 9D 9C JC QC KC 7D 6S"
     view = _gin_view(hand, "AC", taken="7H 7S")
     legal = sorted(parse_action(f"discard {c}") for c in CardSet(hand))
-    plain = HardBot(seed=1, rollouts=2, knock_samples=4)
-    careful = HardBot(seed=1, rollouts=2, knock_samples=4, gin_feed_weight=20.0)
+    # The one-draw scores alone (the discard search off): what the feed weight changes.
+    plain = HardBot(seed=1, rollouts=2, knock_samples=4, gin_search_samples=0)
+    careful = HardBot(
+        seed=1, rollouts=2, knock_samples=4, gin_feed_weight=20.0, gin_search_samples=0
+    )
     assert str(plain.choose(view, legal)) == "discard 7D"
     assert str(careful.choose(view, legal)) == "discard 6S"
 

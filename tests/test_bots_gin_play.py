@@ -69,8 +69,9 @@ def test_a_large_gin_reach_bonus_keeps_the_hand_closer_to_gin() -> None:
     view = _gin_view(REACH_HAND, REACH_PILE)
     legal = sorted(parse_action(f"discard {c}") for c in CardSet(REACH_HAND))
     unseen = unseen_mask(view)
-    plain = HardBot(seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=0)
-    eager = HardBot(seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=200)
+    # The one-draw scores alone (the discard search off): what the reach bonus changes.
+    plain = HardBot(seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=0, gin_search_samples=0)
+    eager = HardBot(seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=200, gin_search_samples=0)
     assert str(plain.choose(view, legal)) == "discard 6C"
     assert str(eager.choose(view, legal)) == "discard 3D"
     kept_plain = view.hand.mask & ~Card("6C").bit

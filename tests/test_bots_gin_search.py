@@ -12,11 +12,12 @@ from pyrummy.bots.gin_search import (
     MIN_SAMPLES,
     STOCK,
     TAKE,
+    Budget,
     discard_values,
     draw_values,
     searched_discard,
 )
-from pyrummy.core.actions import ActionKind
+from pyrummy.core.actions import DISCARDS, ActionKind
 from pyrummy.core.cards import Card
 from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import find_rules
@@ -58,7 +59,7 @@ def test_breaking_a_meld_plays_out_worse_than_giving_back_a_lone_high_card() -> 
     view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
     rules = find_rules(view.rules)
     found = discard_values(
-        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), samples=60
+        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), Budget(60)
     )
     assert found.samples == 60
     assert found.values[Card("KD").index] > found.values[Card("3S").index] + 1
@@ -69,22 +70,20 @@ def test_the_searched_discard_is_one_of_the_candidates() -> None:
     rules = find_rules(view.rules)
     scores = {card: float(i) for i, card in enumerate(view.hand)}
     choice, samples = searched_discard(
-        view, scores, rules, random.Random(1), candidates=3, samples=20
+        view, scores, rules, random.Random(1), Budget(20), candidates=3
     )
     assert choice in sorted(scores, key=scores.__getitem__)[:3]
     assert samples == 20
     # One candidate: nothing to search.
-    assert searched_discard(view, scores, rules, random.Random(1), candidates=1, samples=20) == (
-        None,
-        0,
-    )
+    one = searched_discard(view, scores, rules, random.Random(1), Budget(20), candidates=1)
+    assert one == (None, 0)
 
 
 def test_an_up_card_that_allows_a_knock_plays_out_better_than_the_stock() -> None:
     # 8C makes 7C 8C 9C TC: deadwood 5D after giving back QH, a knock at once.
     view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
     rules = find_rules(view.rules)
-    found = draw_values(view, Card("8C").index, rules, random.Random(1), samples=60)
+    found = draw_values(view, Card("8C").index, rules, random.Random(1), Budget(60))
     assert found.samples == 60
     assert found.values[TAKE] > found.values[STOCK]
 
@@ -97,13 +96,11 @@ def test_the_searches_stop_at_the_deadline_after_the_minimum() -> None:
     def late() -> float:
         return 10.0  # always past the deadline
 
-    found = discard_values(
-        view, cards, rules, random.Random(1), samples=500, deadline=3.0, clock=late
-    )
+    found = discard_values(view, cards, rules, random.Random(1), Budget(500, 3.0, late))
     assert found.samples == MIN_SAMPLES
     ten = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
     up = Card("8C").index
-    drawn = draw_values(ten, up, rules, random.Random(1), samples=500, deadline=3.0, clock=late)
+    drawn = draw_values(ten, up, rules, random.Random(1), Budget(500, 3.0, late))
     assert drawn.samples == MIN_SAMPLES
 
 
@@ -122,11 +119,10 @@ def test_the_hard_bot_on_a_time_budget_stops_its_draw_search_at_its_share() -> N
         now[0] += 0.2  # every reading costs 200 ms of the 0.25 s budget
         return now[0]
 
-    bot = HardBot(seed=1, time_budget=0.25, gin_search_draws=1, clock=clock)
+    bot = HardBot(seed=1, time_budget=0.25, gin_search_draws=500, clock=clock)
     action = bot.choose(deal.observe(seat), deal.legal_actions())
     assert action.kind in (ActionKind.DRAW_DISCARD, ActionKind.DRAW_STOCK)
-    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops
-    # (on a time budget gin_search_draws only switches the search on).
+    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops.
     assert bot.last_rollouts == MIN_SAMPLES
 
 
@@ -142,14 +138,14 @@ def test_a_large_margin_keeps_the_heuristic_choice() -> None:
     rules = find_rules(view.rules)
     # The heuristic ranks breaking the run first; the play-outs clearly prefer KD (above).
     scores = {Card("3S"): 0.0, Card("KD"): 1.0}
-    searched, _ = searched_discard(view, scores, rules, random.Random(1), candidates=2, samples=60)
+    searched, _ = searched_discard(view, scores, rules, random.Random(1), Budget(60), candidates=2)
     assert searched == Card("KD")
     kept, _ = searched_discard(
-        view, scores, rules, random.Random(1), candidates=2, samples=60, margin=1e9
+        view, scores, rules, random.Random(1), Budget(60), candidates=2, margin=1e9
     )
     assert kept == Card("3S")
     found = discard_values(
-        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), samples=60
+        view, [Card("3S").index, Card("KD").index], rules, random.Random(1), Budget(60)
     )
     assert found.errors[Card("3S").index] == 0.0
     assert (
@@ -157,3 +153,38 @@ def test_a_large_margin_keeps_the_heuristic_choice() -> None:
         < found.errors[Card("KD").index]
         < found.values[Card("KD").index] - found.values[Card("3S").index]
     )
+
+
+def test_the_hard_bot_on_a_time_budget_stops_its_discard_search_at_its_share() -> None:
+    # No knock is legal (deadwood far above 10): the give-back is a searched discard.
+    view = _gin_view("2S 3S 4S 7H 9D KC 9C TC KD QH 5D", "8S")
+    legal = [DISCARDS[card.index] for card in view.hand]
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.2  # every reading costs 200 ms of the 0.25 s budget
+        return now[0]
+
+    bot = HardBot(seed=1, time_budget=0.25, gin_search_samples=500, clock=clock)
+    assert bot.choose(view, legal).kind is ActionKind.DISCARD
+    # Half of 0.25 s is gone at the first reading after the start: the minimum, then it stops.
+    assert bot.last_rollouts == MIN_SAMPLES
+    capped = HardBot(seed=1, time_budget=1e9, gin_search_samples=30, clock=clock)
+    capped.choose(view, legal)
+    assert capped.last_rollouts == 30  # time to spare: the count caps the search
+    fixed = HardBot(seed=1, rollouts=4, gin_search_samples=30, clock=clock)
+    fixed.choose(view, legal)
+    assert fixed.last_rollouts == 30  # a fixed count ignores the clock
+
+
+def test_the_default_hard_bot_searches_its_gin_discards_with_a_margin() -> None:
+    view = _gin_view("2S 3S 4S 7H 9D KC 9C TC KD QH 5D", "8S")
+    legal = [DISCARDS[card.index] for card in view.hand]
+    bot = HardBot(seed=1, rollouts=4)
+    assert (bot.gin_search_samples, bot.gin_search_margin) == (64, 2.0)
+    assert bot.gin_search_draws == 0  # the searched draw measured worse: off
+    bot.choose(view, legal)
+    assert bot.last_rollouts == 64
+    off = HardBot(seed=1, rollouts=4, gin_search_samples=0)
+    off.choose(view, legal)
+    assert off.last_rollouts == 0

@@ -10,15 +10,16 @@ best of what it drew), both seats by the fast mask policy of
 :class:`pyrummy.bots.gin_hold.Play`, this seat knocking at its first legal
 chance, and average this seat's points. Every choice meets the same
 re-deals (common random numbers), so their differences are much less
-noisy than the means. Anytime: at most ``samples`` re-deals, stopping once
-``clock()`` passes ``deadline`` (after :data:`MIN_SAMPLES`).
+noisy than the means. Anytime: a :class:`Budget` caps the re-deals at
+``samples`` and stops them once ``clock()`` passes ``deadline`` (after
+:data:`MIN_SAMPLES`).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pyrummy.bots.gin_hold import (
@@ -79,33 +80,57 @@ class _Paired:
         return SearchValues(values, len(self.rows), errors)
 
 
+@dataclass(frozen=True)
+class Budget:
+    """The re-deals a search makes, and how they are drawn.
+
+    At most ``samples``; once ``clock()`` passes ``deadline``, no more (after
+    :data:`MIN_SAMPLES`). ``pass_likelihood`` and ``selection`` are those of
+    :class:`pyrummy.bots.gin_hold.Redeals`.
+    """
+
+    samples: int
+    deadline: float = math.inf
+    clock: Callable[[], float] | None = None
+    pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD
+    selection: int = DEFAULT_SELECTION
+
+
+def _redeals(
+    observation: Observation, rules: Rules, rng: random.Random, play: Play, budget: Budget
+) -> Iterator[tuple[int, list[int], float]]:
+    """The budget's re-deals of what this seat cannot see: (their hand, the stock, weight)."""
+    redeals = Redeals(
+        observation,
+        rules,
+        rng,
+        play,
+        pass_likelihood=budget.pass_likelihood,
+        selection=budget.selection,
+    )
+    if not redeals.usable:
+        return
+    clock = budget.clock
+    for done in range(budget.samples):
+        if clock is not None and done >= MIN_SAMPLES and clock() > budget.deadline:
+            return
+        yield redeals.draw()
+
+
 def discard_values(
     observation: Observation,
     candidates: Sequence[int],
     rules: Rules,
     rng: random.Random,
-    *,
-    samples: int,
-    deadline: float = float("inf"),
-    clock: Callable[[], float] | None = None,
-    pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD,
-    selection: int = DEFAULT_SELECTION,
+    budget: Budget,
 ) -> SearchValues:
     """Each candidate discard (a card index of the 11-card hand) played out to the hand's end."""
-    play = Play(rules)
-    redeals = Redeals(
-        observation, rules, rng, play, pass_likelihood=pass_likelihood, selection=selection
-    )
-    if not redeals.usable or not candidates:
+    if not candidates:
         return SearchValues({}, 0)
+    play = Play(rules)
     hand = observation.hand.mask
     paired = _Paired(candidates)
-    done = 0
-    while done < samples:
-        if clock is not None and done >= MIN_SAMPLES and clock() > deadline:
-            break
-        theirs, stock, weight = redeals.draw()
-        done += 1
+    for theirs, stock, weight in _redeals(observation, rules, rng, play, budget):
         points = [
             float(
                 play.play_out(
@@ -129,12 +154,7 @@ def draw_values(
     up_card: int,
     rules: Rules,
     rng: random.Random,
-    *,
-    samples: int,
-    deadline: float = float("inf"),
-    clock: Callable[[], float] | None = None,
-    pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD,
-    selection: int = DEFAULT_SELECTION,
+    budget: Budget,
 ) -> SearchValues:
     """Taking the up-card (``up_card``, an index) against drawing from the stock, played out.
 
@@ -142,22 +162,12 @@ def draw_values(
     card just taken) and knocks if it may; then the opponent moves.
     """
     play = Play(rules)
-    redeals = Redeals(
-        observation, rules, rng, play, pass_likelihood=pass_likelihood, selection=selection
-    )
-    if not redeals.usable:
-        return SearchValues({}, 0)
     hand = observation.hand.mask
     up = 1 << up_card
     paired = _Paired([STOCK, TAKE])
-    done = 0
-    while done < samples:
-        if clock is not None and done >= MIN_SAMPLES and clock() > deadline:
-            break
-        theirs, stock, weight = redeals.draw()
+    for theirs, stock, weight in _redeals(observation, rules, rng, play, budget):
         if len(stock) <= rules.wall_cards:
             break
-        done += 1
         taken = _after_draw(play, hand | up, up, theirs, list(stock))
         rest = list(stock)
         drawn = 1 << rest.pop()
@@ -185,11 +195,9 @@ def searched_discard(
     scores: Mapping[Card, float],
     rules: Rules,
     rng: random.Random,
+    budget: Budget,
     *,
     candidates: int,
-    samples: int,
-    deadline: float = float("inf"),
-    clock: Callable[[], float] | None = None,
     margin: float = 0.0,
 ) -> tuple[Card | None, int]:
     """The discard among the ``candidates`` lowest ``scores`` that plays out best, and re-deals.
@@ -201,15 +209,7 @@ def searched_discard(
     ranked = sorted(scores, key=lambda card: (scores[card], card.index))[:candidates]
     if len(ranked) <= 1:
         return None, 0
-    found = discard_values(
-        observation,
-        [card.index for card in ranked],
-        rules,
-        rng,
-        samples=samples,
-        deadline=deadline,
-        clock=clock,
-    )
+    found = discard_values(observation, [card.index for card in ranked], rules, rng, budget)
     if not found.values:
         return None, found.samples
     values, errors = found.values, found.errors
