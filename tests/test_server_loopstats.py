@@ -204,7 +204,8 @@ def test_refreezer_thaws_collects_and_freezes_again_when_due() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"), [(None, REFREEZE_THAW_EVERY), ("", REFREEZE_THAW_EVERY), ("0", 0.0)]
+    ("text", "expected"),
+    [(None, REFREEZE_THAW_EVERY), ("", REFREEZE_THAW_EVERY), ("0", 0.0), ("1800", 1800.0)],
 )
 def test_refreeze_from_the_environment(text: str | None, expected: float) -> None:
     environ = {} if text is None else {GC_REFREEZE_ENV: text}
@@ -218,13 +219,15 @@ def test_bad_refreeze_is_refused_with_the_reason(text: str) -> None:
 
 
 @pytest.mark.usefixtures("restored_gc")
-def test_serve_refreezes_unless_told_not_to(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_serve_refreezes_only_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(GC_REFREEZE_ENV, raising=False)
-    assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == REFREEZE_THAW_EVERY
-    monkeypatch.setenv(GC_REFREEZE_ENV, "0")
     assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == 0
+    monkeypatch.setenv(GC_REFREEZE_ENV, "600")
+    assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == 600
+    with app_client(tmp_path, tune_gc=True):
+        assert not any(
+            getattr(c, "__qualname__", "") == "Refreezer._callback" for c in gc.callbacks
+        )
     with app_client(tmp_path, tune_gc=True, gc_refreeze=600.0):
         assert any(getattr(c, "__qualname__", "") == "Refreezer._callback" for c in gc.callbacks)
     assert not [c for c in gc.callbacks if getattr(c, "__qualname__", "") == "Refreezer._callback"]

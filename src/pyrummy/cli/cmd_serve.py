@@ -135,8 +135,8 @@ def register(subparsers: Any) -> None:
         action="store_false",
         help="leave Python's garbage collector as it is (by default, after start-up, what was"
         " loaded is frozen out of its view and it collects less often: thresholds 10000,5,10"
-        " or $PYRUMMY_GC_THRESHOLDS=a,b,c; what survives each collection is frozen too, thawed"
-        " and collected every $PYRUMMY_GC_REFREEZE seconds, 1800 by default, 0: never frozen)",
+        " or $PYRUMMY_GC_THRESHOLDS=a,b,c; $PYRUMMY_GC_REFREEZE=seconds also freezes what survives"
+        " each collection, thawed and collected every that many seconds; off by default)",
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
