@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -257,3 +258,31 @@ def test_a_whole_match_over_the_socket_with_next_deal(tmp_path: Path) -> None:
                     time.sleep(0.01)  # the bot is thinking
                 now = state(client, table_id, token)
         assert now["match"]["over"] and continued >= 1
+
+
+def test_a_huge_frame_closes_the_socket_before_it_is_read(tmp_path: Path) -> None:
+    """``pyrummy serve`` reads at most WS_MAX_FRAME bytes of a client's frame."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from pyrummy.cli.cmd_serve import WS_MAX_FRAME
+    from server_process import server_and_client
+
+    arguments = ["--data-dir", str(tmp_path), "--rate-limit", "off", "--allow-bot-only"]
+    with server_and_client(arguments, env={"DATABASE_URL": ""}) as (client, _server):
+        created = client.post("/api/tables", json={"bots": ["random", "random"], "humans": 0})
+        assert created.status_code == 201, created.text
+        table_id = created.json()["table"]["id"]
+        base = str(client.base_url).replace("http://", "ws://")
+        with connect(
+            f"{base}/api/tables/{table_id}/ws",
+            additional_headers={"Origin": str(client.base_url)},
+        ) as ws:
+            ws.send(json.dumps({"type": "continue", "id": 1}))  # small: answered
+            while json.loads(ws.recv(timeout=10))["type"] != "error":
+                pass
+            ws.send("x" * (WS_MAX_FRAME + 1))
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009

@@ -189,6 +189,8 @@ def settings_from(args: argparse.Namespace) -> Any:
 #: How ``--workers`` processes get the options: uvicorn starts each one from
 #: an import string, so the options travel in the environment.
 OPTIONS_ENV = "PYRUMMY_SERVE_OPTIONS"
+#: The largest WebSocket frame the server reads from a client (bytes).
+WS_MAX_FRAME = 64 * 1024
 
 
 def app_from_environment() -> Any:
@@ -233,6 +235,9 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_per_message_deflate=False,
+        # A client sends only small moves (ws_actions.MAX_MESSAGE): a bigger
+        # frame closes its socket (1009) before it is read into memory.
+        ws_max_size=WS_MAX_FRAME,
         # Forwarded headers are believed only when the operator says a proxy
         # is in front; otherwise any client could claim another address.
         proxy_headers=args.behind_proxy,
