@@ -524,8 +524,21 @@ def loop_figures(begin: dict[str, Any], end: dict[str, Any]) -> dict[str, Any]:
     collections in it (count and total: differences of the counters; max: the
     longest kept in the window)."""
     lag = end["lag"]
-    generations = []
+    # With --workers the two answers may come from different processes: then
+    # only the end's window counts (collections kept in it), no totals.
+    same_process = begin.get("pid") == end.get("pid")
+    generations: list[dict[str, Any]] = []
     for before, after in zip(begin["gc"]["generations"], end["gc"]["generations"], strict=True):
+        if not same_process:
+            generations.append(
+                {
+                    "count": after["in_window"],
+                    "total_ms": None,
+                    "cpu_ms": None,
+                    "max_ms": after["max_ms"],
+                }
+            )
+            continue
         generations.append(
             {
                 "count": after["count"] - before["count"],
@@ -657,8 +670,12 @@ def print_report(result: dict[str, Any]) -> None:
         print(
             "  GC pauses: "
             + "; ".join(
-                f"gen{i} {g['count']}x max {g['max_ms']} ms total {g['total_ms']} ms"
-                f" (CPU {g['cpu_ms']} ms)"
+                f"gen{i} {g['count']}x max {g['max_ms']} ms"
+                + (
+                    f" total {g['total_ms']} ms (CPU {g['cpu_ms']} ms)"
+                    if g["total_ms"] is not None
+                    else " (one process's window)"
+                )
                 for i, g in enumerate(loop["gc"])
             )
             + f" (thresholds {loop['gc_thresholds']}, frozen {loop['gc_frozen']})"

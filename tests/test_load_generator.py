@@ -45,6 +45,29 @@ def test_percentile_is_nearest_rank() -> None:
     assert load.percentile([1.0, 2.0, 3.0, 1000.0], 50) == 2.0
 
 
+def _loop_answer(pid: int, count: int, total_ms: float, in_window: int) -> dict[str, object]:
+    generation = {
+        "count": count,
+        "total_ms": total_ms,
+        "cpu_ms": total_ms,
+        "in_window": in_window,
+        "max_ms": 9.0,
+    }
+    return {
+        "pid": pid,
+        "lag": {"p50_ms": 0.0, "p99_ms": 1.0, "max_ms": 2.0, "window_s": 60.0},
+        "gc": {"generations": [generation] * 3, "thresholds": [10000, 5, 10], "frozen": 1},
+    }
+
+
+def test_gc_counters_are_subtracted_only_within_one_process() -> None:
+    same = load.loop_figures(_loop_answer(7, 10, 100.0, 3), _loop_answer(7, 14, 160.0, 4))
+    assert same["gc"][0] == {"count": 4, "total_ms": 60.0, "cpu_ms": 60.0, "max_ms": 9.0}
+    # Two workers answered: a difference could be negative; the end's window is reported.
+    other = load.loop_figures(_loop_answer(7, 30, 900.0, 3), _loop_answer(8, 14, 160.0, 4))
+    assert other["gc"][0] == {"count": 4, "total_ms": None, "cpu_ms": None, "max_ms": 9.0}
+
+
 @pytest.mark.parametrize(
     "url", ["http://10.0.0.1:8000", "http://example.org", "http://192.168.1.2", "http://[::2]:80"]
 )

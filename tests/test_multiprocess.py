@@ -99,6 +99,20 @@ def act(client: httpx.Client, table_id: str, token: str) -> bool:
     return True
 
 
+def long_match_table(client: httpx.Client) -> tuple[str, str]:
+    """A person and two easy bots, 50 deals: a table that outlives any test; (id, token)."""
+    created = client.post(
+        "/api/tables",
+        json={
+            "preset": "knock",
+            "bots": ["easy", "easy"],
+            "options": {"match_end": "deals", "deals": 50},
+        },
+    )
+    assert created.status_code == 201, created.text
+    return created.json()["table"]["id"], created.json()["token"]
+
+
 def in_order_once(events: list[int]) -> bool:
     """Sockets open with ``since=0``: the events missed so far, then live ones."""
     return events == list(range(1, len(events) + 1))
@@ -112,16 +126,7 @@ def test_two_processes_serve_one_table_and_survive_the_owner_s_death(
     with ExitStack() as stack:
         first, owner = stack.enter_context(server(url, log))
         second, _ = stack.enter_context(server(url, log))
-        created = first.post(
-            "/api/tables",
-            json={
-                "preset": "knock",
-                "bots": ["easy", "easy"],
-                "options": {"match_end": "deals", "deals": 50},
-            },
-        )
-        assert created.status_code == 201, created.text
-        table_id, token = created.json()["table"]["id"], created.json()["token"]
+        table_id, token = long_match_table(first)
         watchers = [Watcher(client, table_id, token) for client in (first, second)]
         for watcher in watchers:
             watcher.start()

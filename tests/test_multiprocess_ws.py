@@ -21,7 +21,7 @@ import httpx
 
 from db_fixtures import committed_rows, fresh_postgres_database, load_stored
 from pyrummy.server.tables import build_match
-from test_multiprocess import Watcher, in_order_once, my_turn, server
+from test_multiprocess import Watcher, in_order_once, long_match_table, my_turn, server
 
 
 class MovingWatcher(Watcher):
@@ -68,16 +68,7 @@ def test_moves_on_either_process_s_socket_are_played_once_and_in_order(
     with ExitStack() as stack:
         owner, _ = stack.enter_context(server(url, log))
         other, _ = stack.enter_context(server(url, log))
-        created = owner.post(
-            "/api/tables",
-            json={
-                "preset": "knock",
-                "bots": ["easy", "easy"],
-                "options": {"match_end": "deals", "deals": 50},
-            },
-        )
-        assert created.status_code == 201, created.text
-        table_id, token = created.json()["table"]["id"], created.json()["token"]
+        table_id, token = long_match_table(owner)
         sockets = [MovingWatcher(client, table_id, token) for client in (owner, other)]
         for socket in sockets:
             socket.start()

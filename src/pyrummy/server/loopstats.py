@@ -164,17 +164,12 @@ class GenerationPauses:
         }
 
 
-class GcPauses:
-    """Times every collection of the cyclic garbage collector, per generation.
+class GcHook:
+    """Something called by the garbage collector at each collection's start and stop.
 
     The callbacks are process-wide: :meth:`install` and :meth:`uninstall`
     pair up (an app's lifespan), so tests that start many apps leave none behind.
     """
-
-    def __init__(self) -> None:
-        self.generations = [GenerationPauses() for _ in range(3)]
-        self._started: float | None = None
-        self._started_cpu = 0.0
 
     def install(self) -> None:
         if self._callback not in gc.callbacks:
@@ -183,6 +178,18 @@ class GcPauses:
     def uninstall(self) -> None:
         with contextlib.suppress(ValueError):
             gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        raise NotImplementedError
+
+
+class GcPauses(GcHook):
+    """Times every collection of the cyclic garbage collector, per generation."""
+
+    def __init__(self) -> None:
+        self.generations = [GenerationPauses() for _ in range(3)]
+        self._started: float | None = None
+        self._started_cpu = 0.0
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -222,7 +229,13 @@ class LoopStats:
         self.gc.uninstall()
 
     def snapshot(self, window: float = DEFAULT_WINDOW) -> dict[str, Any]:
-        return {"lag": self.lag.snapshot(window), "gc": self.gc.snapshot(window)}
+        # The process id: with several workers two snapshots may come from
+        # different processes, whose counters cannot be subtracted.
+        return {
+            "pid": os.getpid(),
+            "lag": self.lag.snapshot(window),
+            "gc": self.gc.snapshot(window),
+        }
 
     def summary(self) -> dict[str, Any]:
         """A few figures for ``/api/health``: the last minute's lag and longest GC pause."""
@@ -298,7 +311,7 @@ def refreeze_from_env(environ: dict[str, str] | None = None) -> float:
     return seconds
 
 
-class Refreezer:
+class Refreezer(GcHook):
     """After each collection, freeze what is left.
 
     What survives a collection is mostly the live tables' state; frozen,
@@ -322,12 +335,7 @@ class Refreezer:
     def install(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._thawed_at = time.monotonic()
-        if self._callback not in gc.callbacks:
-            gc.callbacks.append(self._callback)
-
-    def uninstall(self) -> None:
-        with contextlib.suppress(ValueError):
-            gc.callbacks.remove(self._callback)
+        super().install()
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         # Any thread may collect (the SQLite writer, the bots' threads): the
