@@ -501,6 +501,52 @@ def test_an_action_on_a_stale_table_is_played_after_reading_what_others_stored(
     asyncio.run(run())
 
 
+def test_a_read_that_leaves_a_bot_to_move_starts_the_bots(postgres_server: str) -> None:
+    """The owner reads a person's move another process stored (a request's
+    refresh) before the notice of it arrives; the notice is then skipped as
+    known, so the read itself must start the bots, or the table stalls."""
+    import asyncio
+
+    from pyrummy.server.cluster import catch_up
+    from pyrummy.server.storage import SeatSpec, Store
+    from pyrummy.server.tables import TableManager, new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        store = await Store.open(url)
+        try:
+            seats = [SeatSpec("human"), SeatSpec("bot", "random")]
+            # Two players: the dealer's left moves first; the person, seat 0.
+            spec = next(
+                spec
+                for seed in range(100)
+                if (spec := new_table_spec("knock", {}, seats, 0.0, seed=seed)).first_dealer == 1
+            )
+            await store.create_table(spec, [None, None])
+            owner, other = TableManager(store), TableManager(store)
+            on_owner, on_other = await owner.get(spec.table_id), await other.get(spec.table_id)
+            on_other.bots = {}  # only the owner plays them
+            assert on_owner.match.current_seat == 0 and on_owner.bot_task is None
+            async with on_other.lock:
+                await other.play(on_other, 0, "draw stock")
+            discard = next(str(x) for x in on_other.match.legal_actions() if "discard" in str(x))
+            async with on_other.lock:
+                await other.play(on_other, 0, discard)
+            async with on_owner.lock:
+                assert await catch_up(on_owner, store) == 2
+            assert on_owner.bot_task is not None
+            async with asyncio.timeout(10):
+                while on_owner.seq < 3:
+                    await asyncio.sleep(0.02)
+            await owner.stop()
+            await other.stop()
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
 def test_take_over_asks_for_every_free_table_at_once_and_leaves_the_held_ones(
     postgres_server: str,
 ) -> None:

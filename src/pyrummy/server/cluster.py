@@ -64,8 +64,16 @@ def lock_key(table_id: str) -> int:
 
 async def catch_up(table: LiveTable, store: Store) -> int:
     """Apply the actions stored after the ones ``table`` knows, publishing each
-    one (in order) to this process's subscribers; returns how many."""
-    return table.take_all_stored(await store.actions_after(table.table_id, table.seq))
+    one (in order) to this process's subscribers, and wake the table's bots
+    (if it has them here); returns how many."""
+    taken = table.take_all_stored(await store.actions_after(table.table_id, table.seq))
+    if taken:
+        # The notice of what was read here may come later and is then skipped
+        # as known: a read that leaves a bot to move must start it itself, or
+        # the table waits for the next event (seen: a stall of the bots while
+        # a person's page polled the owner's state).
+        table.wake_bots()
+    return taken
 
 
 async def refresh_meta(table: LiveTable, store: Store) -> None:
