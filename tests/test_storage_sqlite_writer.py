@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pyrummy.server.sqlite_writer import sqlite_file_of
-from pyrummy.server.storage import SeatSpec, Store, TableSpec
+from pyrummy.server.sqlite_writer import SqliteWriter, sqlite_file_of
+from pyrummy.server.storage import SeatSpec, Store, TableSpec, _Append
 
 
 def spec(table_id: str) -> TableSpec:
@@ -112,3 +112,64 @@ def test_a_file_store_writes_acknowledgements_through_its_writer(tmp_path: Path)
     with sqlite3.connect(path) as connection:
         (seen,) = connection.execute("SELECT acknowledged_json FROM tables").fetchone()
     assert seen == '{"0": 3, "1": 1}'
+
+
+def test_the_writer_thread_hands_each_outcome_to_its_waiter_and_carries_on(
+    tmp_path: Path,
+) -> None:
+    """One thread fed by a queue: a refused batch raises in its own waiter
+    (stored: nothing of it), a waiter that goes away leaves its batch to be
+    written, and the thread serves the next batch either way."""
+    path = tmp_path / "pyrummy.sqlite3"
+
+    async def run() -> None:
+        store = await Store.open(f"sqlite:///{path}")
+        writer = store._appends.sqlite
+        assert writer is not None
+        try:
+            await store.create_table(spec("t1"), [None, None])
+            first = _Append("t1", 1, 0, "draw stock", None, 1.0)
+            again = _Append("t1", 1, 1, "draw discard", None, 2.0)  # same number: refused
+            second = _Append("t1", 2, 0, "discard 7H", None, 3.0)
+            await writer.write([first])
+            with pytest.raises(sqlite3.IntegrityError):
+                await writer.write([second, again])  # one transaction: neither is stored
+            abandoned = asyncio.ensure_future(writer.write([second]))
+            await asyncio.sleep(0)  # handed to the thread
+            abandoned.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await abandoned
+            await writer.write([_Append("t1", 3, 1, "discard 8H", None, 4.0)])
+            thread = writer._thread
+            assert thread is not None and thread.is_alive()
+        finally:
+            await store.close()
+        assert writer._thread is None and not thread.is_alive()
+
+    asyncio.run(run())
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT seq, seat, text FROM actions ORDER BY seq").fetchall()
+    assert rows == [(1, 0, "draw stock"), (2, 0, "discard 7H"), (3, 1, "discard 8H")]
+
+
+def test_one_writer_serves_waiters_of_successive_event_loops(tmp_path: Path) -> None:
+    """Each batch is answered on the loop that sent it (a store outliving one
+    ``asyncio.run``, as the tests' and the CLI's stores do)."""
+    writer = SqliteWriter(str(tmp_path / "pyrummy.sqlite3"))
+
+    async def create() -> None:
+        store = await Store.open(f"sqlite:///{tmp_path / 'pyrummy.sqlite3'}")
+        await store.create_table(spec("t1"), [None, None])
+        await store.close()
+
+    asyncio.run(create())
+    asyncio.run(writer.write([_Append("t1", 1, 0, "draw stock", None, 1.0)]))
+
+    async def second_and_close() -> None:
+        await writer.write([_Append("t1", 2, 0, "discard 7H", None, 2.0)])
+        await writer.close()
+
+    asyncio.run(second_and_close())
+    with sqlite3.connect(tmp_path / "pyrummy.sqlite3") as connection:
+        count = connection.execute("SELECT COUNT(*) FROM actions").fetchone()
+    assert count == (2,)

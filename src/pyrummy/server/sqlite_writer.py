@@ -14,10 +14,12 @@ connection, so it keeps the engine's path (see :func:`sqlite_file_of`).
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import contextlib
 import json
+import queue
 import sqlite3
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from sqlalchemy.engine import make_url
@@ -60,23 +62,58 @@ def sqlite_file_of(url: str) -> str | None:
     return database
 
 
+#: One piece of work for the writer's thread, the future it settles, and its loop.
+_Job = tuple[Callable[[], None], "asyncio.Future[None]", asyncio.AbstractEventLoop]
+
+
 class SqliteWriter:
-    """Writes batches of actions to one SQLite file from one thread of its own."""
+    """Writes batches of actions to one SQLite file from one thread of its own.
+
+    The thread is fed through a :class:`queue.SimpleQueue` and answers with one
+    ``call_soon_threadsafe`` per batch: a ThreadPoolExecutor's hop (its locks,
+    a concurrent Future chained to an asyncio one through two callbacks) cost
+    more of the event loop's time than the batch's SQL (py-spy, load.py).
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         # One thread: the sqlite3 connection is used by the thread that made it.
-        self._thread = concurrent.futures.ThreadPoolExecutor(
-            max_workers=1, thread_name_prefix="pyrummy-sqlite-writer"
-        )
+        # Started on first use; a daemon, so a store never closed does not keep
+        # the interpreter from exiting (what it wrote is committed or not at all).
+        self._thread: threading.Thread | None = None
         self._connection: sqlite3.Connection | None = None
+
+    def _submit(self, work: Callable[[], None]) -> asyncio.Future[None]:
+        """Run ``work`` in the writer's thread; the future settles with its outcome."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._serve, name="pyrummy-sqlite-writer", daemon=True
+            )
+            self._thread.start()
+        self._jobs.put((work, done, loop))
+        return done
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            work, done, loop = job
+            error: BaseException | None = None
+            try:
+                work()
+            except BaseException as exc:  # handed to the waiting coroutine
+                error = exc
+            # The loop may be closed already (a store never closed): nobody waits then.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(_settle, done, error)
 
     async def write(self, batch: Sequence[Append]) -> None:
         """Store ``batch`` in one transaction; raises (storing none of it) when refused."""
         rows = [(a.table_id, a.seq, a.seat, a.text, a.at) for a in batch]
         finished = [(a.at, json.dumps(a.result), a.table_id) for a in batch if a.result is not None]
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._write, rows, finished)
+        # A waiter that is cancelled leaves the write to finish (as an executor's would).
+        await self._submit(lambda: self._write(rows, finished))
 
     def _connect(self) -> sqlite3.Connection:
         connection = self._connection
@@ -107,8 +144,7 @@ class SqliteWriter:
         """Store that ``seat`` has seen the showdown of ``deals`` finished deals
         (as ``Store.set_acknowledged``; once a deal per person and table, its
         SQLAlchemy session cost as much as all the actions' writes)."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._acknowledge, table_id, seat, deals)
+        await self._submit(lambda: self._acknowledge(table_id, seat, deals))
 
     def _acknowledge(self, table_id: str, seat: int, deals: int) -> None:
         connection = self._connect()
@@ -125,11 +161,23 @@ class SqliteWriter:
         connection.execute("COMMIT")
 
     async def close(self) -> None:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._close)
-        self._thread.shutdown(wait=True)
+        if self._thread is None:
+            return
+        await self._submit(self._close)
+        self._jobs.put(None)
+        thread, self._thread = self._thread, None
+        thread.join()  # at once: its last job is done
 
     def _close(self) -> None:
         if self._connection is not None:
             self._connection.close()
             self._connection = None
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():  # its waiter was cancelled
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)

@@ -530,8 +530,10 @@ class _GroupCommit:
         self.queue.append(item)
         if self.writer is None or self.writer.done() or self.writer.get_loop() is not loop:
             self.writer = loop.create_task(self._write_all())
-        # Shielded: a caller that goes away does not cancel a batch under way.
-        await asyncio.shield(item.done)
+        # A caller that goes away cancels only its own future (settling skips
+        # it), never the batch under way: no shield (a future and two
+        # callbacks more per action) is needed for that.
+        await item.done
 
     async def drain(self) -> None:
         """Wait until every queued append is written (or refused)."""
