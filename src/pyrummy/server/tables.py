@@ -187,6 +187,20 @@ class Subscriber:
 BotFactory = Callable[[str, int], Any]
 
 
+def _listed(match: Match, action: Action) -> Action:
+    """The action of ``match.legal_actions()`` that reads as ``action`` (or
+    ``action`` itself): the core applies a listed action found by identity,
+    and compares any other with each legal one field by field (twice per
+    move: the checked copy and the table), which cost more than the lookup.
+    Actions' texts are remembered on them, so this compares cached strings.
+    """
+    text = str(action)
+    for legal in match.legal_actions():
+        if str(legal) == text:
+            return legal
+    return action
+
+
 def fallback_move(observation: Any, legal: list[Action], match_seed: int, seq: int) -> Action:
     """The move played for a bot whose decision took too long: the simple
     bot's (seeded by the table and the move, so a table replays the same)."""
@@ -271,8 +285,9 @@ class LiveTable:
         raise TableError(403, "seat.token_bad")
 
     # -- actions --------------------------------------------------------------
-    async def apply(self, seat: int, text: str) -> StoredAction:
-        """Apply ``text`` for ``seat`` and store it, atomically.
+    async def apply(self, seat: int, text: str | Action) -> StoredAction:
+        """Apply ``text`` (or an action of :meth:`Match.legal_actions`, as a
+        bot's) for ``seat`` and store it, atomically.
 
         Raises ``TableError`` (not your turn, match over) or the core's
         ``RummyError`` (unreadable or illegal action); nothing changes then.
@@ -283,7 +298,7 @@ class LiveTable:
         current = self.match.current_seat
         if current != seat:
             raise TableError(409, "seat.not_your_turn", seat=(current or 0) + 1)
-        action = parse_action(text)
+        action = _listed(self.match, text if isinstance(text, Action) else parse_action(text))
         deals_before = len(self.match.finished_deals)
         stored = StoredAction(self.seq + 1, seat, str(action))
         # The action goes first to a copy (checked, and the match's result if
@@ -493,7 +508,9 @@ class LiveTable:
                     log.exception("table %s: bot in seat %d failed", self.table_id, seat)
                     action = random.choice(legal)
                 try:
-                    await self.apply(seat, str(action))
+                    # The action itself, not its text read back: the core then
+                    # finds it among its legal actions by identity.
+                    await self.apply(seat, action)
                 except TableError:
                     # Not stored (the table was read back from storage): the
                     # loop looks again at who is to move, rather than die.
