@@ -98,6 +98,8 @@ class Usage:
     cpu_seconds: float
     rss_bytes: int
     processes: int
+    # Each process's RSS (a soak with --workers must show every process flat).
+    rss_by_pid: dict[int, int]
 
 
 class DbCounters:
@@ -150,6 +152,7 @@ def usage_of(pid: int) -> Usage:
     """CPU (user+system, plus reaped children's) and RSS summed over the tree."""
     cpu = 0.0
     rss = 0
+    rss_by_pid: dict[int, int] = {}
     pids = process_tree(pid)
     for each in pids:
         with contextlib.suppress(OSError, ValueError, IndexError):
@@ -157,8 +160,9 @@ def usage_of(pid: int) -> Usage:
             fields = stat[stat.rindex(")") + 2 :].split()
             # fields[11..14]: utime stime cutime cstime; fields[21]: rss pages
             cpu += sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
-            rss += int(fields[21]) * PAGE_SIZE
-    return Usage(cpu, rss, len(pids))
+            rss_by_pid[each] = int(fields[21]) * PAGE_SIZE
+            rss += rss_by_pid[each]
+    return Usage(cpu, rss, len(pids), rss_by_pid)
 
 
 # -- measurements ------------------------------------------------------------------------
@@ -469,9 +473,13 @@ async def drive(
                 if next_rss is not None and time.perf_counter() >= next_rss:
                     elapsed = time.perf_counter() - begin_wall
                     rss_series.append((round(elapsed), now.rss_bytes))
+                    each = " ".join(
+                        f"{p}:{r / 2**20:.1f}" for p, r in sorted(now.rss_by_pid.items())
+                    )
                     print(
                         f"  t={elapsed:5.0f}s rss={now.rss_bytes / 2**20:7.1f} MiB "
-                        f"actions={stats.events} errors={sum(stats.errors.values())}",
+                        f"actions={stats.events} errors={sum(stats.errors.values())} "
+                        f"[pid:MiB {each}]",
                         flush=True,
                     )
                     next_rss += args.rss_every

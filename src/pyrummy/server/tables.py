@@ -73,11 +73,14 @@ CLOSED = "closed"
 class Lifecycle:
     """How long tables live: seconds without a person's action before a live
     table is closed as abandoned; seconds unused before an idle table leaves
-    memory (it is reloaded from storage on demand); how often to check."""
+    memory (it is reloaded from storage on demand); how often to check; with
+    several processes, seconds without a socket or request here before this
+    process drops its copy of a table another process plays (see cluster.py)."""
 
     abandon_after: float = 6 * 60 * 60
     idle_after: float = 10 * 60
     sweep_every: float = 30.0
+    unload_copies_after: float = 30.0
 
 
 class TableError(Exception):
@@ -245,6 +248,9 @@ class LiveTable:
         self.last_human_at = self.spec.created_at
         #: When this table was last asked for (monotonic): idle ones leave memory.
         self.touched = time.monotonic()
+        #: When a request (or socket) here last asked for it: unlike ``touched``,
+        #: not moved by the bots' moves (see cluster.Cluster.tidy).
+        self.asked_at = self.touched
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
 
     # -- identity -----------------------------------------------------------
@@ -597,7 +603,7 @@ class TableManager:
         is False: then it is as this process knows it (see :meth:`play`)."""
         table = self.tables.get(table_id)
         if table is not None:
-            table.touched = time.monotonic()
+            table.touched = table.asked_at = time.monotonic()
             if current and self.cluster is not None:
                 await self.cluster.refresh(table)
             return table
@@ -627,7 +633,7 @@ class TableManager:
         table.bot_pool = self.bot_pool
         table.last_human_at = await self._last_human_action(table)
         existing = self.tables.setdefault(table_id, table)
-        existing.touched = time.monotonic()
+        existing.touched = existing.asked_at = time.monotonic()
         if existing is table and self.cluster is not None:
             await self.cluster.adopt(table)
         return existing
