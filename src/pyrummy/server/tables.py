@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SqlTimeoutError
 
 from pyrummy.bots.registry import DIFFICULTIES
 from pyrummy.core.actions import Action, ActionKind, parse_action
@@ -611,6 +612,12 @@ class TableManager:
             raise TableError(404, "table.not_found", table=table_id)
         try:
             stored = await self.store.load_table(table_id)
+        except (OperationalError, InterfaceError, SqlTimeoutError, OSError):
+            # The database did not answer (a pool wait timed out under load, a
+            # lost connection): the row is not broken, so it is not quarantined.
+            log.exception("table %s: not read from storage", table_id)
+            raise TableError(503, "server.busy") from None
+        try:
             if stored is None:
                 raise TableError(404, "table.not_found", table=table_id)
             if stored.status == QUARANTINED:
