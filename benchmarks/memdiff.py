@@ -24,18 +24,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=15)
     args = parser.parse_args()
     stem = f"{args.pid}-{{:05d}}"
-    first = tracemalloc.Snapshot.load(str(args.folder / f"snapshot-{stem.format(args.start)}.bin"))
-    second = tracemalloc.Snapshot.load(str(args.folder / f"snapshot-{stem.format(args.end)}.bin"))
-    ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
-    first, second = first.filter_traces(ignore), second.filter_traces(ignore)
-    total = sum(s.size for s in second.statistics("filename")) - sum(
-        s.size for s in first.statistics("filename")
-    )
-    print(f"traced size grew {total / 2**10:+.1f} KiB from {args.start} s to {args.end} s")
-    for diff in second.compare_to(first, "traceback")[: args.top]:
-        print(f"{diff.size_diff / 2**10:+9.1f} KiB {diff.count_diff:+7d} blocks")
-        for line in diff.traceback.format()[-8:]:
-            print("     ", line)
+    if (args.folder / f"snapshot-{stem.format(args.start)}.bin").exists():
+        print_allocations(args.folder, stem, args.start, args.end, args.top)
     before = json.loads((args.folder / f"types-{stem.format(args.start)}.json").read_text())
     after = json.loads((args.folder / f"types-{stem.format(args.end)}.json").read_text())
     grown = sorted(
@@ -44,6 +34,22 @@ def main() -> None:
     print("object types (count change):")
     for change, name in grown[: args.top]:
         print(f"  {change:+8d} {name} ({after.get(name, 0)})")
+
+
+def print_allocations(folder: Path, stem: str, start: int, end: int, top: int) -> None:
+    """The allocation sites that grew most (tracemalloc snapshots)."""
+    first = tracemalloc.Snapshot.load(str(folder / f"snapshot-{stem.format(start)}.bin"))
+    second = tracemalloc.Snapshot.load(str(folder / f"snapshot-{stem.format(end)}.bin"))
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
+    first, second = first.filter_traces(ignore), second.filter_traces(ignore)
+    total = sum(s.size for s in second.statistics("filename")) - sum(
+        s.size for s in first.statistics("filename")
+    )
+    print(f"traced size grew {total / 2**10:+.1f} KiB from {start} s to {end} s")
+    for diff in second.compare_to(first, "traceback")[:top]:
+        print(f"{diff.size_diff / 2**10:+9.1f} KiB {diff.count_diff:+7d} blocks")
+        for line in diff.traceback.format()[-8:]:
+            print("     ", line)
 
 
 if __name__ == "__main__":

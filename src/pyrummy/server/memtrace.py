@@ -3,7 +3,7 @@
 ``PYRUMMY_MEMORY_TRACE=DIR`` starts :mod:`tracemalloc` (a few frames per
 allocation: it costs CPU, so never in production) and every
 ``PYRUMMY_MEMORY_TRACE_EVERY`` seconds (default 60) writes to ``DIR`` a
-snapshot (``snapshot-PID-SECONDS.bin``, read with
+snapshot (unless ``PYRUMMY_MEMORY_TRACE_FRAMES=0``) (``snapshot-PID-SECONDS.bin``, read with
 ``tracemalloc.Snapshot.load``) and the count of live objects by type that the
 garbage collector tracks (``types-PID-SECONDS.json``). Diffing two of them
 (``benchmarks/memdiff.py``) says what grew between, and where it was allocated.
@@ -26,7 +26,10 @@ log = logging.getLogger("pyrummy.server")
 
 TRACE_ENV = "PYRUMMY_MEMORY_TRACE"
 EVERY_ENV = "PYRUMMY_MEMORY_TRACE_EVERY"
-#: Frames kept per allocation: enough to tell a caller from its helper.
+#: Frames kept per allocation (``PYRUMMY_MEMORY_TRACE_FRAMES``; 0: no
+#: tracemalloc, only the counts by type, which cost next to nothing).
+FRAMES_ENV = "PYRUMMY_MEMORY_TRACE_FRAMES"
+#: Enough to tell a caller from its helper.
 FRAMES = 6
 
 
@@ -43,7 +46,8 @@ def write_snapshot(folder: Path, seconds: int) -> Path:
     since the start; returns the snapshot's path."""
     stem = f"{os.getpid()}-{seconds:05d}"
     snapshot = folder / f"snapshot-{stem}.bin"
-    tracemalloc.take_snapshot().dump(str(snapshot))
+    if tracemalloc.is_tracing():
+        tracemalloc.take_snapshot().dump(str(snapshot))
     (folder / f"types-{stem}.json").write_text(json.dumps(type_counts(), indent=0))
     return snapshot
 
@@ -64,10 +68,13 @@ def start_from_environment() -> asyncio.Task[None] | None:
     folder = os.environ.get(TRACE_ENV)
     if not folder:
         return None
-    every = 60.0
+    every, frames = 60.0, FRAMES
     with contextlib.suppress(ValueError):
         every = max(1.0, float(os.environ.get(EVERY_ENV, "60")))
+    with contextlib.suppress(ValueError):
+        frames = max(0, int(os.environ.get(FRAMES_ENV, str(FRAMES))))
     Path(folder).mkdir(parents=True, exist_ok=True)
-    tracemalloc.start(FRAMES)
+    if frames:
+        tracemalloc.start(frames)
     log.warning("memory trace on (%s every %.0f s): for diagnosis only", folder, every)
     return asyncio.get_running_loop().create_task(_trace_forever(Path(folder), every))
