@@ -222,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
 
     from pyrummy.core.errors import RummyError
     from pyrummy.server import create_app
+    from pyrummy.server.connections import uvicorn_http
 
     settings = settings_from(args)
     app: Any
@@ -246,6 +247,8 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_per_message_deflate=False,
+        # Upgraded connections freed at once, not at a full GC (connections.py).
+        http=uvicorn_http(),
         # A client sends only small moves (ws_actions.MAX_MESSAGE): a bigger
         # frame closes its socket (1009) before it is read into memory.
         ws_max_size=WS_MAX_FRAME,
