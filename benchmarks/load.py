@@ -260,7 +260,7 @@ class Player:
         self.seq = self.state["seq"]
         self.pending.clear()
         ws_url = f"{run.ws_url}/api/tables/{table_id}/ws?since={self.seq}"
-        async with run.http.ws_connect(
+        async with run.ws_http.ws_connect(
             ws_url, headers=headers, origin=run.url, autoping=True, max_msg_size=0
         ) as ws:
             self.ws = ws if run.args.act_over == "ws" else None
@@ -419,6 +419,8 @@ class Run:
         self.url = url
         self.ws_url = "ws" + url[4:]
         self.http = http
+        #: The session sockets are opened with (its own with --ws-own-connection).
+        self.ws_http = http
         self.bots = [args.bot] * (args.players - 1)
         self.stats = Stats()
         self.stopping = asyncio.Event()
@@ -441,8 +443,15 @@ async def drive(
     # a request sent on a connection the server is closing fails for nothing.
     connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=2.0)
     timeout = aiohttp.ClientTimeout(total=args.event_timeout * 3)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+    async with (
+        aiohttp.ClientSession(connector=connector, timeout=timeout) as http,
+        aiohttp.ClientSession(timeout=timeout) as own_sockets,
+    ):
         run = Run(args, url, http)
+        if args.ws_own_connection:
+            # Nothing else uses this session's pool: every socket is a new
+            # connection, as a browser's is, and lands on any --workers process.
+            run.ws_http = own_sockets
         players = [Player(i, run) for i in range(args.tables)]
         tasks = []
         for i, player in enumerate(players):
@@ -830,6 +839,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         choices=("http", "ws"),
         default="http",
         help="send the person's actions by POST (http) or over the table's WebSocket (ws)",
+    )
+    parser.add_argument(
+        "--ws-own-connection",
+        action="store_true",
+        help="open each table's socket on a new connection, as a browser does (by default it"
+        " may reuse the creation's keep-alive connection, so with --workers the socket lands"
+        " on the process that created the table)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
