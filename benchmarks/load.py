@@ -445,7 +445,10 @@ async def drive(
     timeout = aiohttp.ClientTimeout(total=args.event_timeout * 3)
     async with (
         aiohttp.ClientSession(connector=connector, timeout=timeout) as http,
-        aiohttp.ClientSession(timeout=timeout) as own_sockets,
+        # No limit: an open socket holds its connection (aiohttp's default is 100).
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0), timeout=timeout
+        ) as own_sockets,
     ):
         run = Run(args, url, http)
         if args.ws_own_connection:
