@@ -98,6 +98,8 @@ class Usage:
     cpu_seconds: float
     rss_bytes: int
     processes: int
+    # Each process's RSS (a soak with --workers must show every process flat).
+    rss_by_pid: dict[int, int]
 
 
 class DbCounters:
@@ -150,6 +152,7 @@ def usage_of(pid: int) -> Usage:
     """CPU (user+system, plus reaped children's) and RSS summed over the tree."""
     cpu = 0.0
     rss = 0
+    rss_by_pid: dict[int, int] = {}
     pids = process_tree(pid)
     for each in pids:
         with contextlib.suppress(OSError, ValueError, IndexError):
@@ -157,8 +160,9 @@ def usage_of(pid: int) -> Usage:
             fields = stat[stat.rindex(")") + 2 :].split()
             # fields[11..14]: utime stime cutime cstime; fields[21]: rss pages
             cpu += sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
-            rss += int(fields[21]) * PAGE_SIZE
-    return Usage(cpu, rss, len(pids))
+            rss_by_pid[each] = int(fields[21]) * PAGE_SIZE
+            rss += rss_by_pid[each]
+    return Usage(cpu, rss, len(pids), rss_by_pid)
 
 
 # -- measurements ------------------------------------------------------------------------
@@ -256,7 +260,7 @@ class Player:
         self.seq = self.state["seq"]
         self.pending.clear()
         ws_url = f"{run.ws_url}/api/tables/{table_id}/ws?since={self.seq}"
-        async with run.http.ws_connect(
+        async with run.ws_http.ws_connect(
             ws_url, headers=headers, origin=run.url, autoping=True, max_msg_size=0
         ) as ws:
             self.ws = ws if run.args.act_over == "ws" else None
@@ -415,6 +419,8 @@ class Run:
         self.url = url
         self.ws_url = "ws" + url[4:]
         self.http = http
+        #: The session sockets are opened with (its own with --ws-own-connection).
+        self.ws_http = http
         self.bots = [args.bot] * (args.players - 1)
         self.stats = Stats()
         self.stopping = asyncio.Event()
@@ -437,8 +443,18 @@ async def drive(
     # a request sent on a connection the server is closing fails for nothing.
     connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=2.0)
     timeout = aiohttp.ClientTimeout(total=args.event_timeout * 3)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+    async with (
+        aiohttp.ClientSession(connector=connector, timeout=timeout) as http,
+        # No limit: an open socket holds its connection (aiohttp's default is 100).
+        aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0), timeout=timeout
+        ) as own_sockets,
+    ):
         run = Run(args, url, http)
+        if args.ws_own_connection:
+            # Nothing else uses this session's pool: every socket is a new
+            # connection, as a browser's is, and lands on any --workers process.
+            run.ws_http = own_sockets
         players = [Player(i, run) for i in range(args.tables)]
         tasks = []
         for i, player in enumerate(players):
@@ -469,9 +485,13 @@ async def drive(
                 if next_rss is not None and time.perf_counter() >= next_rss:
                     elapsed = time.perf_counter() - begin_wall
                     rss_series.append((round(elapsed), now.rss_bytes))
+                    each = " ".join(
+                        f"{p}:{r / 2**20:.1f}" for p, r in sorted(now.rss_by_pid.items())
+                    )
                     print(
                         f"  t={elapsed:5.0f}s rss={now.rss_bytes / 2**20:7.1f} MiB "
-                        f"actions={stats.events} errors={sum(stats.errors.values())}",
+                        f"actions={stats.events} errors={sum(stats.errors.values())} "
+                        f"[pid:MiB {each}]",
                         flush=True,
                     )
                     next_rss += args.rss_every
@@ -822,6 +842,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         choices=("http", "ws"),
         default="http",
         help="send the person's actions by POST (http) or over the table's WebSocket (ws)",
+    )
+    parser.add_argument(
+        "--ws-own-connection",
+        action="store_true",
+        help="open each table's socket on a new connection, as a browser does (by default it"
+        " may reuse the creation's keep-alive connection, so with --workers the socket lands"
+        " on the process that created the table)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)

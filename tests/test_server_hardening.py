@@ -117,6 +117,33 @@ def test_a_table_that_cannot_be_loaded_is_quarantined_and_the_rest_start(
     }
 
 
+def test_a_table_the_database_cannot_read_now_is_busy_not_quarantined(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Break: a pool wait that timed out under load (a soak starved of CPU)
+    marked the tables it was loading broken, for good."""
+    from sqlalchemy.exc import TimeoutError as SqlTimeoutError
+
+    with app_client(tmp_path) as client:
+        created = create(client, **ONE_PERSON)
+        table_id = created["table"]["id"]
+        app: Any = client.app
+        app.state.tables.tables.pop(table_id)  # left memory (idle)
+        store = app.state.store
+        read = store.load_table
+
+        async def timed_out(_table_id: str) -> Any:
+            raise SqlTimeoutError("QueuePool limit of size 5 overflow 10 reached")
+
+        monkeypatch.setattr(store, "load_table", timed_out)
+        busy = client.get(f"/api/tables/{table_id}")
+        assert busy.status_code == 503 and busy.json()["error"]["code"] == "server.busy"
+        monkeypatch.setattr(store, "load_table", read)
+        assert state(client, table_id, created["token"])["seq"] >= 0
+        url = store.url
+    assert dict(committed_rows(url, "SELECT id, status FROM tables")) == {table_id: "live"}
+
+
 @pytest.mark.parametrize(
     "url",
     [

@@ -130,6 +130,15 @@ def register(subparsers: Any) -> None:
         " `pyrummy serve` processes on one PostgreSQL database also work behind one address",
     )
     storage.add_argument(
+        "--unload-copies-after",
+        type=amount("seconds", 0, 24 * 3600),
+        default=30.0,
+        metavar="SECONDS",
+        help="with several processes: a process drops its copy of a table another process"
+        " plays when no socket or request used it here for this long, and hands a table it"
+        " plays over to the process its person uses (default 30 s; 0: never)",
+    )
+    storage.add_argument(
         "--no-tune-gc",
         dest="tune_gc",
         action="store_false",
@@ -178,7 +187,9 @@ def settings_from(args: argparse.Namespace) -> Any:
         bot_workers=args.bot_workers,
         bot_think_limit=args.bot_think_limit,
         lifecycle=Lifecycle(
-            abandon_after=args.abandon_after * 3600, idle_after=args.idle_after * 60
+            abandon_after=args.abandon_after * 3600,
+            idle_after=args.idle_after * 60,
+            unload_copies_after=args.unload_copies_after,
         ),
         tune_gc=args.tune_gc,
         gc_thresholds=gc_thresholds,
@@ -211,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
 
     from pyrummy.core.errors import RummyError
     from pyrummy.server import create_app
+    from pyrummy.server.connections import uvicorn_http
 
     settings = settings_from(args)
     app: Any
@@ -235,6 +247,8 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_per_message_deflate=False,
+        # Upgraded connections freed at once, not at a full GC (connections.py).
+        http=uvicorn_http(),
         # A client sends only small moves (ws_actions.MAX_MESSAGE): a bigger
         # frame closes its socket (1009) before it is read into memory.
         ws_max_size=WS_MAX_FRAME,

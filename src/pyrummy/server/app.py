@@ -52,6 +52,7 @@ from pyrummy.core.actions import ActionKind, parse_action
 from pyrummy.core.errors import IllegalActionError, RummyError
 from pyrummy.core.melds import explain_meld
 from pyrummy.core.rules import PRESETS
+from pyrummy.server import memtrace
 from pyrummy.server.api_text import API_DESCRIPTION
 from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
 from pyrummy.server.cluster import Cluster
@@ -288,6 +289,7 @@ def create_app(
         keeper.start()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         loop_stats.start()
+        memory_trace = memtrace.start_from_environment()  # a soak's diagnosis; off by default
         if settings.tune_gc:
             tune_gc(settings.gc_thresholds)
             if settings.gc_refreeze:
@@ -296,6 +298,8 @@ def create_app(
         try:
             yield
         finally:
+            if memory_trace is not None:
+                memory_trace.cancel()
             refreezer.uninstall()
             await loop_stats.stop()
             if cluster is not None:

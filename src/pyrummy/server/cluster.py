@@ -22,6 +22,15 @@ address. What keeps them consistent:
   connection closes, the lock is free, and the next sweep (every
   ``takeover_every`` seconds) of another process takes the table over and
   plays on from the stored actions.
+* **A copy nobody uses here leaves.** A process drops its copy of a table
+  another process plays when it has had no socket and no request here for
+  ``Lifecycle.unload_copies_after`` seconds (it stops applying the table's
+  notices; the next request or socket reads it back from storage). A process
+  whose socket or request uses a table another process plays *claims* it (a
+  notice); the owner hands it over (drops its copy and its lock, which the
+  claimer's next sweep takes) once nothing here has used it for as long and
+  no bot is to move: a table is then played, and its actions applied, by the
+  one process its person talks to.
 
 SQLite stays single-process: this module is only used on PostgreSQL.
 """
@@ -32,13 +41,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 from sqlalchemy import select
 
 from pyrummy.server.pg_direct import conninfo
 from pyrummy.server.storage import (
+    CLAIM,
     NOTIFY_CHANNEL,
     TABLES_TABLE,
     Store,
@@ -101,6 +111,14 @@ async def refresh_meta(table: LiveTable, store: Store) -> None:
         table.on_change(table, None)
 
 
+class Tidied(NamedTuple):
+    """What one :meth:`Cluster.tidy` did: copies dropped, tables handed over, claims sent."""
+
+    dropped: int
+    handed: int
+    claimed: int
+
+
 class Cluster:
     """This process's part in a cluster: listening, catching up, owning bots."""
 
@@ -127,6 +145,10 @@ class Cluster:
         self._acks: dict[str, dict[int, int]] = {}
         #: When a table found waiting for a person was last loaded by adopt_orphans.
         self._waiting_checked: dict[str, float] = {}
+        #: When this process last claimed a table another process plays.
+        self._claims_sent: dict[str, float] = {}
+        #: When another process last claimed a table this one plays.
+        self._claimed: dict[str, float] = {}
         #: Set once the listening connection is up (tests wait for it).
         self.listening = asyncio.Event()
 
@@ -178,6 +200,8 @@ class Cluster:
         self._idle_bots.pop(table_id, None)
         self._carried.pop(table_id, None)
         self._acks.pop(table_id, None)
+        self._claims_sent.pop(table_id, None)
+        self._claimed.pop(table_id, None)
         if table_id not in self._owned:
             return
         self._owned.discard(table_id)
@@ -279,7 +303,10 @@ class Cluster:
             table = self.manager.tables.get(table_id)
             if table is None:
                 continue
-            if what == "meta":
+            if what == CLAIM:
+                if table_id in self._owned:
+                    self._claimed[table_id] = time.monotonic()
+            elif what == "meta":
                 acknowledged = parse_acknowledgement(notice.payload)
                 if acknowledged is None:
                     self.notified(table_id, "meta")
@@ -392,8 +419,69 @@ class Cluster:
             try:
                 await self.check_locks()
                 await self.take_over()
+                await self.tidy()
             except Exception:
                 log.exception("taking over tables failed")
+
+    async def tidy(self, now: float | None = None) -> Tidied:
+        """Drop the copies of tables others play that nothing here used for
+        ``unload_copies_after`` seconds, claim the tables others play that are
+        used here, and hand over the claimed tables that nothing here uses
+        (0 s: none of it)."""
+        after = self.manager.lifecycle.unload_copies_after
+        if after <= 0:
+            return Tidied(0, 0, 0)
+        now = time.monotonic() if now is None else now
+        dropped = handed = 0
+        claims: list[str] = []
+        for table_id, table in list(self.manager.tables.items()):
+            used_here = bool(table.subscribers) or now - table.asked_at < after
+            if table_id in self._owned:
+                claimed_at = self._claimed.get(table_id)
+                if claimed_at is None:
+                    continue
+                if now - claimed_at > after:  # the claimer stopped asking
+                    del self._claimed[table_id]
+                elif not used_here and self._may_drop(table):
+                    await self._drop(table)
+                    log.info("table %s: handed over to the process that claimed it", table_id)
+                    handed += 1
+            elif used_here:
+                # Only a table that needs an owner (bots, stand-ins) is claimed,
+                # every half period while it is used here.
+                if (
+                    table_id in self._idle_bots
+                    and now - self._claims_sent.get(table_id, -after) >= after / 2
+                ):
+                    self._claims_sent[table_id] = now
+                    claims.append(table_id)
+            elif self._may_drop(table):
+                await self._drop(table)
+                dropped += 1
+        if claims:
+            async with self._lock_guard:
+                assert self._locks is not None
+                await self._locks.execute(
+                    "SELECT pg_notify(%s, t || %s) FROM unnest(%s::text[]) AS t",
+                    (NOTIFY_CHANNEL, f":{CLAIM}", claims),
+                )
+        return Tidied(dropped, handed, len(claims))
+
+    def _may_drop(self, table: LiveTable) -> bool:
+        """Nobody watches here, nothing is under way for it here, and no bot of
+        it is to move (a handover then costs no bot a turn)."""
+        table_id = table.table_id
+        return (
+            table.is_idle()
+            and table.bot_to_move() is None
+            and table_id not in self._runners
+            and table_id not in self._pending
+        )
+
+    async def _drop(self, table: LiveTable) -> None:
+        """The table leaves this process's memory (and its lock, if held)."""
+        self.manager.tables.pop(table.table_id, None)
+        await self.release(table.table_id)
 
     async def check_locks(self) -> bool:
         """Whether the advisory-lock connection is alive; when it was lost, so

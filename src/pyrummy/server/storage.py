@@ -108,6 +108,8 @@ MIGRATION_LOCK = 0x7079_7275_6D6D_79  # "pyrummy"
 NOTIFY_CHANNEL = "pyrummy"
 #: The notice of a "Next deal" says ``table:meta:ack:seat:deals`` (see parse_acknowledgement).
 ACKNOWLEDGED = "ack"
+#: ``table:claim``: a process used by the table's person asks its owner to hand it over.
+CLAIM = "claim"
 #: The tables as Core objects, for the statements on the hot path of play.
 ACTIONS_TABLE = Base.metadata.tables["actions"]
 TABLES_TABLE = Base.metadata.tables["tables"]

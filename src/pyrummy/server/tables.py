@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SqlTimeoutError
 
 from pyrummy.bots.registry import DIFFICULTIES
 from pyrummy.core.actions import Action, ActionKind, parse_action
@@ -73,11 +74,14 @@ CLOSED = "closed"
 class Lifecycle:
     """How long tables live: seconds without a person's action before a live
     table is closed as abandoned; seconds unused before an idle table leaves
-    memory (it is reloaded from storage on demand); how often to check."""
+    memory (it is reloaded from storage on demand); how often to check; with
+    several processes, seconds without a socket or request here before this
+    process drops its copy of a table another process plays (see cluster.py)."""
 
     abandon_after: float = 6 * 60 * 60
     idle_after: float = 10 * 60
     sweep_every: float = 30.0
+    unload_copies_after: float = 30.0
 
 
 class TableError(Exception):
@@ -259,6 +263,9 @@ class LiveTable:
         self.last_human_at = self.spec.created_at
         #: When this table was last asked for (monotonic): idle ones leave memory.
         self.touched = time.monotonic()
+        #: When a request (or socket) here last asked for it: unlike ``touched``,
+        #: not moved by the bots' moves (see cluster.Cluster.tidy).
+        self.asked_at = self.touched
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
 
     # -- identity -----------------------------------------------------------
@@ -614,7 +621,7 @@ class TableManager:
         is False: then it is as this process knows it (see :meth:`play`)."""
         table = self.tables.get(table_id)
         if table is not None:
-            table.touched = time.monotonic()
+            table.touched = table.asked_at = time.monotonic()
             if current and self.cluster is not None:
                 await self.cluster.refresh(table)
             return table
@@ -622,6 +629,12 @@ class TableManager:
             raise TableError(404, "table.not_found", table=table_id)
         try:
             stored = await self.store.load_table(table_id)
+        except (OperationalError, InterfaceError, SqlTimeoutError, OSError):
+            # The database did not answer (a pool wait timed out under load, a
+            # lost connection): the row is not broken, so it is not quarantined.
+            log.exception("table %s: not read from storage", table_id)
+            raise TableError(503, "server.busy") from None
+        try:
             if stored is None:
                 raise TableError(404, "table.not_found", table=table_id)
             if stored.status == QUARANTINED:
@@ -644,7 +657,7 @@ class TableManager:
         table.bot_pool = self.bot_pool
         table.last_human_at = await self._last_human_action(table)
         existing = self.tables.setdefault(table_id, table)
-        existing.touched = time.monotonic()
+        existing.touched = existing.asked_at = time.monotonic()
         if existing is table and self.cluster is not None:
             await self.cluster.adopt(table)
         return existing
