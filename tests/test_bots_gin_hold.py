@@ -9,7 +9,7 @@ import pytest
 
 from pyrummy.bots import HardBot, SimpleBot
 from pyrummy.bots.base import BotError
-from pyrummy.bots.gin_hold import MIN_SAMPLES, hold_values, knock_net
+from pyrummy.bots.gin_hold import MIN_SAMPLES, Play, hold_values, knock_net
 from pyrummy.core.actions import DISCARDS, KNOCKS, ActionKind
 from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.deal import Deal, new_deal
@@ -63,6 +63,20 @@ def _knock_decisions(seeds: range) -> Iterator[Deal]:
             seat = deal.current_seat
             assert seat is not None
             deal.apply(bot.choose(deal.observe(seat), legal))
+
+
+def test_the_play_outs_remembered_solver_answers_are_the_solvers() -> None:
+    # The play-outs remember answers by hand and kept card: asked again, or for the same hand
+    # keeping another card, they must still be the solver's (a memo keyed by hand alone fails).
+    play = Play(OPENSPIEL_GIN)
+    rng = random.Random(5)
+    for _ in range(300):
+        cards = rng.sample(range(52), 11)
+        hand = sum(1 << c for c in cards)
+        for keep in (0, 1 << cards[0], 1 << cards[1], 0):
+            assert play.best_discards(hand, keep) == best_discards_of_mask(hand, "low", keep=keep)
+        ten = hand & ~(1 << cards[2])
+        assert play.deadwood(ten) == deadwood_of_mask(ten) == play.deadwood(ten)
 
 
 def test_hold_decisions_depend_only_on_what_the_seat_sees() -> None:

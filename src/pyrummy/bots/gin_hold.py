@@ -202,6 +202,25 @@ class Play:
         self.ace = rules.ace
         self.values = card_values(rules.ace)
         self.arrangements = _Arrangements(rules)
+        # Play-outs on the re-deals of one decision meet the same hands again and again
+        # (about 2 calls in 5 repeat): remembered per Play, i.e. per decision, so memory stays small.
+        self._deadwoods: dict[int, int] = {}
+        self._discards: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def deadwood(self, hand: int) -> int:
+        """:func:`deadwood_of_mask` of ``hand``, remembered."""
+        value = self._deadwoods.get(hand)
+        if value is None:
+            value = self._deadwoods[hand] = deadwood_of_mask(hand, self.ace)
+        return value
+
+    def best_discards(self, hand: int, keep: int) -> tuple[int, int]:
+        """:func:`best_discards_of_mask` of ``hand`` keeping ``keep``, remembered."""
+        key = (hand, keep)
+        found = self._discards.get(key)
+        if found is None:
+            found = self._discards[key] = best_discards_of_mask(hand, self.ace, keep=keep)
+        return found
 
     def turn(self, hand: int, up: int, stock: list[int], knock_at: int) -> tuple[int, int, bool]:
         """One turn: (the 10 cards kept, the card given back, knocked?).
@@ -209,21 +228,18 @@ class Play:
         ``knock_at``: the deadwood at or below which this seat knocks (gin: 0;
         -1 never). Draws from the end of ``stock``.
         """
-        ace = self.ace
         limit = self.rules.knock_limit
-        now = deadwood_of_mask(hand, ace)
         taken = 0
         if up:
-            with_up = deadwood_of_mask(hand | up, ace)
-            if with_up < now + self.values[up.bit_length() - 1]:
+            # Taken when it lowers the deadwood by more than its own value, or allows a knock.
+            helps = (
+                self.deadwood(hand | up) < self.deadwood(hand) + self.values[up.bit_length() - 1]
+            )
+            if helps or self.best_discards(hand | up, up)[0] <= limit:
                 taken = up
-            else:
-                after, _ = best_discards_of_mask(hand | up, ace, keep=up)
-                if after <= limit:
-                    taken = up
         drawn = taken or 1 << stock.pop()
         full = hand | drawn
-        value, tied = best_discards_of_mask(full, ace, keep=taken)
+        value, tied = self.best_discards(full, taken)
         card = 1 << (highest_value(tied, self.values))
         return full & ~card, card, value <= knock_at
 
@@ -284,7 +300,7 @@ def _selected_hand(hand: int, extra: int, known: int, play: Play) -> tuple[int, 
     """``hand`` less ``extra`` cards given back the play-out's way (never a ``known`` card)."""
     dropped = []
     for _ in range(extra):
-        _, tied = best_discards_of_mask(hand, play.ace, keep=known)
+        _, tied = play.best_discards(hand, known)
         index = highest_value(tied, play.values)
         hand &= ~(1 << index)
         dropped.append(index)
@@ -348,7 +364,7 @@ class Redeals:
             stock += dropped
             self.rng.shuffle(stock)
         weight = 1.0
-        if self.passed and deadwood_of_mask(theirs, self.rules.ace) <= self.rules.knock_limit:
+        if self.passed and self.play.deadwood(theirs) <= self.rules.knock_limit:
             weight = self.pass_likelihood
         return theirs, stock, weight
 

@@ -33,7 +33,6 @@ from pyrummy.bots.gin_hold import (
 from pyrummy.core.cards import Card
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
-from pyrummy.core.solver import best_discards_of_mask
 
 #: Re-deals a search makes even when its deadline has passed.
 MIN_SAMPLES = 4
@@ -182,7 +181,7 @@ def _after_draw(play: Play, full: int, taken: int, theirs: int, stock: list[int]
     stock draw needs no note of it.
     """
     rules = play.rules
-    value, tied = best_discards_of_mask(full, play.ace, keep=taken)
+    value, tied = play.best_discards(full, taken)
     card = 1 << highest_value(tied, play.values)
     mine = full & ~card
     if value <= rules.knock_limit:
