@@ -247,11 +247,9 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_per_message_deflate=False,
-        # Upgraded connections freed at once, not at a full GC (connections.py);
-        # one process only: with --workers the children died at start (not
-        # understood yet).
-        http=uvicorn_http() if args.workers == 1 else "auto",
-        ws=uvicorn_ws() if args.workers == 1 else "auto",
+        # Upgraded connections freed at once, not at a full GC (connections.py).
+        http=uvicorn_http(),
+        ws=uvicorn_ws(),
         # A client sends only small moves (ws_actions.MAX_MESSAGE): a bigger
         # frame closes its socket (1009) before it is read into memory.
         ws_max_size=WS_MAX_FRAME,
