@@ -133,7 +133,8 @@ def test_the_simple_bot_moves_for_a_bot_that_thinks_too_long(tmp_path: Path) -> 
     """Every move of a table whose bots always think too long is the simple
     bot's (seeded by the table and the move): the late decisions are never used."""
     from db_fixtures import load_stored, stored_url
-    from pyrummy.server.tables import build_match, fallback_move
+    from pyrummy.server.botpool import fallback_move
+    from pyrummy.server.tables import build_match
 
     settings = Settings(
         data_dir=tmp_path,

@@ -29,12 +29,14 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import random
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from pyrummy.core.actions import Action
 from pyrummy.core.observation import Observation
+from pyrummy.core.seeds import bot_seed
 
 log = logging.getLogger("pyrummy.server")
 
@@ -200,3 +202,18 @@ class BotPool:
         executor, self._executor = self._executor, None
         if executor is not None:
             self._stop(executor)
+
+
+def fallback_move(
+    observation: Observation, legal: list[Action], match_seed: int, seq: int
+) -> Action:
+    """The move played for a bot whose decision took too long: the simple
+    bot's (seeded by the table and the move, so a table replays the same)."""
+    from pyrummy.bots import make_bot
+
+    try:
+        action: Action = make_bot("simple", bot_seed(match_seed, seq)).choose(observation, legal)
+    except Exception:  # the last resort must not fail: any legal action
+        log.exception("the simple bot failed too: a random legal action")
+        return random.choice(legal)
+    return action

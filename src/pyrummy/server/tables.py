@@ -40,7 +40,7 @@ from pyrummy.core.errors import RulesError, RummyError
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import bot_seed as bot_seed  # re-exported: the server names it here too
-from pyrummy.server.botpool import BotPool
+from pyrummy.server.botpool import BotPool, fallback_move
 from pyrummy.server.eager import start_now
 from pyrummy.server.storage import (
     ACTIONS_TABLE,
@@ -202,19 +202,6 @@ def _listed(match: Match, action: Action) -> Action:
     for legal in match.legal_actions():
         if str(legal) == text:
             return legal
-    return action
-
-
-def fallback_move(observation: Any, legal: list[Action], match_seed: int, seq: int) -> Action:
-    """The move played for a bot whose decision took too long: the simple
-    bot's (seeded by the table and the move, so a table replays the same)."""
-    from pyrummy.bots import make_bot
-
-    try:
-        action: Action = make_bot("simple", bot_seed(match_seed, seq)).choose(observation, legal)
-    except Exception:  # the last resort must not fail: any legal action
-        log.exception("the simple bot failed too: a random legal action")
-        return random.choice(legal)
     return action
 
 
