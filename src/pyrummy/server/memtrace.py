@@ -54,12 +54,15 @@ def write_snapshot(folder: Path, seconds: int) -> Path:
 
 async def _trace_forever(folder: Path, every: float) -> None:
     started = time.monotonic()
-    while True:
-        await asyncio.sleep(every)
-        try:
-            write_snapshot(folder, round(time.monotonic() - started))
-        except OSError:
-            log.exception("memory trace: cannot write to %s", folder)
+    try:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                write_snapshot(folder, round(time.monotonic() - started))
+            except OSError:
+                log.exception("memory trace: cannot write to %s", folder)
+    finally:  # cancelled at shutdown: the tracing's cost ends with it
+        tracemalloc.stop()
 
 
 def start_from_environment() -> asyncio.Task[None] | None:
