@@ -66,6 +66,10 @@ def test_an_amount_may_exclude_its_lower_bound() -> None:
     ("argv", "message"),
     [
         (["serve", "--workers", "0"], "argument --workers: expected a whole number 1-64, got '0'"),
+        (
+            ["serve", "--worker-healthcheck", "0"],
+            "argument --worker-healthcheck: expected a whole number 1-600, got '0'",
+        ),
         (["serve", "--port", "http"], "argument --port: expected a whole number 0-65535"),
         (["serve", "--bot-delay", "11"], "argument --bot-delay: expected seconds 0-10, got '11'"),
         (["serve", "--idle-after", "0"], "argument --idle-after: expected minutes above 0"),

@@ -130,6 +130,14 @@ def register(subparsers: Any) -> None:
         " `pyrummy serve` processes on one PostgreSQL database also work behind one address",
     )
     storage.add_argument(
+        "--worker-healthcheck",
+        type=whole_number(1, 600),
+        default=30,
+        metavar="SECONDS",
+        help="with --workers: a worker that does not answer the parent's health check for"
+        " this long, starting included, is killed and replaced (default 30)",
+    )
+    storage.add_argument(
         "--unload-copies-after",
         type=amount("seconds", 0, 24 * 3600),
         default=30.0,
@@ -257,5 +265,10 @@ def run(args: argparse.Namespace) -> int:
         # is in front; otherwise any client could claim another address.
         proxy_headers=args.behind_proxy,
         forwarded_allow_ips=args.forwarded_allow_ips,
+        # uvicorn kills a worker that has not answered its health check within
+        # this many seconds, also while it is still starting: at uvicorn's 5 s
+        # default, workers importing on a busy machine were killed and
+        # restarted over and over.
+        timeout_worker_healthcheck=args.worker_healthcheck,
     )
     return 0
