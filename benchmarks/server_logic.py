@@ -13,6 +13,7 @@ divided by the actions played, is the figure. Each mode runs in a fresh
 process, modes alternate over ``--rounds``, and the median is reported::
 
     .venv/bin/python benchmarks/server_logic.py --rounds 3 --seconds 8
+    .venv/bin/python benchmarks/server_logic.py --breakdown   # the live event's parts
 
 Modes (the last three are diagnoses, not ways to serve):
 
@@ -43,6 +44,60 @@ from typing import Any
 import httpx
 
 MODES = ("served", "no-events", "storage-inline", "no-storage")
+#: ``--breakdown``: the event's parts timed in the flow (module, function).
+TIMED = (
+    ("pyrummy.server.app", "event_with_state_json"),
+    ("pyrummy.server.views", "seat_state"),
+    ("pyrummy.server.views", "observation_dict"),
+    ("pyrummy.server.views", "arrangement_dict"),
+    ("pyrummy.server.views", "knock_outcomes"),
+    ("pyrummy.server.views", "encode"),
+)
+
+
+class Breakdown:
+    """Thread CPU spent in :data:`TIMED` functions and in GC collections, in the
+    flow of play (so caches are as cold as served; each timing adds ~2 us)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+        self.counting = False
+        self._gc_started = 0.0
+
+    def install(self) -> None:
+        import gc
+        import importlib
+
+        for module_name, name in TIMED:
+            module = importlib.import_module(module_name)
+            setattr(module, name, self._timed(name, getattr(module, name)))
+        gc.callbacks.append(self._gc)
+
+    def _timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.add(name, time.thread_time() - started)
+
+        return timed
+
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.thread_time()
+        else:
+            self.add("(gc collections)", time.thread_time() - self._gc_started)
+
+    def add(self, name: str, seconds: float) -> None:
+        if self.counting:
+            self.spent[name] = self.spent.get(name, 0.0) + seconds
+            self.calls[name] = self.calls.get(name, 0) + 1
+
+    def per_action(self, actions: int) -> dict[str, tuple[float, float]]:
+        per = max(1, actions)
+        return {n: (1e6 * s / per, self.calls[n] / per) for n, s in self.spent.items()}
 
 
 def patch_storage(mode: str) -> None:
@@ -70,7 +125,9 @@ def patch_storage(mode: str) -> None:
         sqlite_writer.SqliteWriter._submit = nothing  # type: ignore[method-assign]
 
 
-async def measure(mode: str, tables: int, seconds: float) -> dict[str, float]:
+async def measure(
+    mode: str, tables: int, seconds: float, breakdown: Breakdown | None = None
+) -> dict[str, Any]:
     from pyrummy.server.app import Settings, create_app
     from pyrummy.server.ratelimit import RateLimits
 
@@ -124,13 +181,24 @@ async def measure(mode: str, tables: int, seconds: float) -> dict[str, float]:
         await asyncio.sleep(1.0)  # past the first deal's set-up
         actions_before = sum(table.seq for table in played)
         cpu_before = time.process_time()
+        if breakdown is not None:
+            breakdown.counting = True
         await asyncio.sleep(seconds)
         cpu = time.process_time() - cpu_before
+        if breakdown is not None:
+            breakdown.counting = False
         actions = sum(table.seq for table in played) - actions_before
         for table in played:
             if table.bot_task is not None:
                 table.bot_task.cancel()
-    return {"actions": actions, "cpu_s": cpu, "ms_per_action": 1000 * cpu / max(1, actions)}
+    result: dict[str, Any] = {
+        "actions": actions,
+        "cpu_s": cpu,
+        "ms_per_action": 1000 * cpu / max(1, actions),
+    }
+    if breakdown is not None:
+        result["us_per_action_and_calls"] = breakdown.per_action(actions)
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,10 +209,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--tables", type=int, default=1)
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="one `served` run, printing the thread CPU per action of the live event's parts"
+        " and of GC collections",
+    )
     parser.add_argument("--one", choices=MODES, help=argparse.SUPPRESS)  # a child's run
     args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(asyncio.run(measure(args.one, args.tables, args.seconds))))
+        return 0
+    if args.breakdown:
+        breakdown = Breakdown()
+        breakdown.install()
+        result = asyncio.run(measure("served", args.tables, args.seconds, breakdown))
+        print(f"served: {result['ms_per_action']:.3f} ms per action ({result['actions']} actions)")
+        for name, (us, calls) in sorted(
+            result["us_per_action_and_calls"].items(), key=lambda item: -item[1][0]
+        ):
+            print(f"  {name:>22}: {us:6.1f} us per action ({calls:.2f} calls per action)")
         return 0
     modes = [m for m in args.modes.split(",") if m]
     figures: dict[str, list[float]] = {m: [] for m in modes}
