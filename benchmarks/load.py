@@ -96,6 +96,9 @@ def process_tree(pid: int) -> list[int]:
 @dataclass
 class Usage:
     cpu_seconds: float
+    #: The same split: user time (Python, the app) and system time (the kernel: sockets).
+    cpu_user: float
+    cpu_system: float
     rss_bytes: int
     processes: int
     # Each process's RSS (a soak with --workers must show every process flat).
@@ -150,7 +153,7 @@ class DbCounters:
 
 def usage_of(pid: int) -> Usage:
     """CPU (user+system, plus reaped children's) and RSS summed over the tree."""
-    cpu = 0.0
+    user = system = 0.0
     rss = 0
     rss_by_pid: dict[int, int] = {}
     pids = process_tree(pid)
@@ -159,10 +162,11 @@ def usage_of(pid: int) -> Usage:
             stat = Path(f"/proc/{each}/stat").read_text()
             fields = stat[stat.rindex(")") + 2 :].split()
             # fields[11..14]: utime stime cutime cstime; fields[21]: rss pages
-            cpu += sum(int(x) for x in fields[11:15]) / CLOCK_TICKS
+            user += (int(fields[11]) + int(fields[13])) / CLOCK_TICKS
+            system += (int(fields[12]) + int(fields[14])) / CLOCK_TICKS
             rss_by_pid[each] = int(fields[21]) * PAGE_SIZE
             rss += rss_by_pid[each]
-    return Usage(cpu, rss, len(pids), rss_by_pid)
+    return Usage(user + system, user, system, rss, len(pids), rss_by_pid)
 
 
 # -- measurements ------------------------------------------------------------------------
@@ -184,6 +188,8 @@ class Stats:
     ack_ms: list[float] = field(default_factory=list)
     human_actions: int = 0
     events: int = 0
+    #: Characters of those events' messages (the floor's stub sends as many: ws_floor.py).
+    event_chars: int = 0
     tables_created: int = 0
     matches_finished: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -292,6 +298,7 @@ class Player:
                     run.stats.ws_ms.append((now - sent) * 1000)
                 if run.stats.measuring:
                     run.stats.events += 1
+                    run.stats.event_chars += len(message.data)
                 if "state" in data:
                     self._take(data["state"])
                 elif seq > self.seq:
@@ -612,6 +619,7 @@ def report(
         "human_actions_per_s": round(stats.human_actions / seconds, 1),
         "actions": stats.events,
         "actions_per_s": round(stats.events / seconds, 1),
+        "event_chars_mean": round(stats.event_chars / stats.events) if stats.events else None,
         "tables_created": stats.tables_created,
         "matches_finished": stats.matches_finished,
         "errors": sum(stats.errors.values()),
@@ -626,6 +634,12 @@ def report(
             "server_processes": end.processes,
             "server_cpu_per_s": round(cpu / seconds, 3),
             "server_cpu_ms_per_action": round(1000 * cpu / stats.events, 3)
+            if stats.events
+            else None,
+            "server_cpu_user_system_ms_per_action": [
+                round(1000 * (end.cpu_user - begin.cpu_user) / stats.events, 3),
+                round(1000 * (end.cpu_system - begin.cpu_system) / stats.events, 3),
+            ]
             if stats.events
             else None,
             "server_rss_mib": {
@@ -652,7 +666,8 @@ def print_report(result: dict[str, Any]) -> None:
         )
     print(
         f"  actions/s {result['actions_per_s']} (people {result['human_actions_per_s']}), "
-        f"tables created {result['tables_created']}, errors {result['errors']} "
+        f"tables created {result['tables_created']}, events of {result['event_chars_mean']} "
+        f"characters on average, errors {result['errors']} "
         f"{result['errors_by_kind'] or ''}"
     )
     for kind, example in result["error_examples"].items():
@@ -676,9 +691,11 @@ def print_report(result: dict[str, Any]) -> None:
             )
     if "server_cpu_per_s" in result:
         rss = result["server_rss_mib"]
+        user, system = result["server_cpu_user_system_ms_per_action"] or (None, None)
         print(
             f"  server ({result['server_processes']} process(es)): CPU {result['server_cpu_per_s']} s/s, "
-            f"{result['server_cpu_ms_per_action']} ms per action; RSS {rss['start']} -> "
+            f"{result['server_cpu_ms_per_action']} ms per action (user {user}, system "
+            f"{system}); RSS {rss['start']} -> "
             f"{rss['end']} MiB (peak {rss['peak']})"
         )
     if "server_loop" in result:
@@ -778,6 +795,11 @@ def start_server(
         str(data_dir),
         *shlex.split(args.server_args),
     ]
+    if args.against_stub:
+        # The floor: the same web stack doing no game work (ws_stub.py).
+        stub = Path(__file__).resolve().parent / "ws_stub.py"
+        command = [sys.executable, str(stub), "--app", args.against_stub, "--port", str(port)]
+        command += ["--event-chars", str(args.event_chars)]
     env = dict(os.environ)
     if database_url:
         env["DATABASE_URL"] = database_url  # what an operator sets, as --database-url
@@ -849,6 +871,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="open each table's socket on a new connection, as a browser does (by default it"
         " may reuse the creation's keep-alive connection, so with --workers the socket lands"
         " on the process that created the table)",
+    )
+    parser.add_argument(
+        "--against-stub",
+        choices=("fastapi", "asgi"),
+        help="the floor: drive benchmarks/ws_stub.py instead of `pyrummy serve` (the same"
+        " uvicorn settings and messages, no game work), as a FastAPI app with the real"
+        " middlewares or as a bare ASGI app; use with --act-over ws",
+    )
+    parser.add_argument(
+        "--event-chars",
+        type=int,
+        default=4200,
+        help="--against-stub: characters per event (the real server's mean, as reported)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)

@@ -96,6 +96,9 @@ def test_usage_counts_this_process_cpu_and_rss() -> None:
     after = load.usage_of(os.getpid())
     assert after.cpu_seconds >= before.cpu_seconds
     assert after.rss_bytes > 10 * 2**20 and after.processes >= 1
+    # The split adds up to the whole (user: Python; system: the kernel).
+    assert after.cpu_user + after.cpu_system == pytest.approx(after.cpu_seconds)
+    assert after.cpu_user > 0
 
 
 def test_the_person_plays_only_legal_actions_and_finishes_matches() -> None:
@@ -138,3 +141,28 @@ def test_a_tiny_bounded_run_plays_and_reports(tmp_path: Path, act_over: str) -> 
     assert result["actions"] > result["human_actions"]  # the bots played too
     assert result["server_cpu_ms_per_action"] > 0
     assert result["server_rss_mib"]["end"] > 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stub", ["fastapi", "asgi"])
+def test_the_floor_stub_answers_as_the_server_with_events_of_the_given_size(
+    tmp_path: Path, stub: str
+) -> None:
+    out = tmp_path / "floor.json"
+    status = load.main(
+        [
+            "--tables", "3", "--think", "0.05", "--bot-delay", "0.05", "--ramp", "0.5",
+            "--warmup", "1", "--duration", "3", "--json", str(out), "--act-over", "ws",
+            "--against-stub", stub, "--event-chars", "1500",
+        ]
+    )  # fmt: skip
+    result = json.loads(out.read_text())
+    assert status == 0 and result["errors"] == 0, result["error_examples"]
+    assert result["human_actions"] > 5
+    # Every event is padded to the size asked for, and every move was acknowledged.
+    assert result["event_chars_mean"] == 1500
+    assert result["ack_ms"]["n"] == result["human_actions"]
+    # The person's two moves, then the two bots' four: a third of the events.
+    assert result["human_actions"] / result["actions"] == pytest.approx(1 / 3, abs=0.1)
+    user, system = result["server_cpu_user_system_ms_per_action"]
+    assert user + system == pytest.approx(result["server_cpu_ms_per_action"], abs=0.01)
