@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pyrummy.bots.gin_hold import (
+    DEFAULT_DISCARD_LIKELIHOOD,
     DEFAULT_PASS_LIKELIHOOD,
     DEFAULT_SELECTION,
     Play,
@@ -84,7 +85,7 @@ class Budget:
     """The re-deals a search makes, and how they are drawn.
 
     At most ``samples``; once ``clock()`` passes ``deadline``, no more (after
-    :data:`MIN_SAMPLES`). ``pass_likelihood`` and ``selection`` are those of
+    :data:`MIN_SAMPLES`). ``pass_likelihood``, ``selection`` and ``discard_likelihood`` are those of
     :class:`pyrummy.bots.gin_hold.Redeals`.
     """
 
@@ -93,6 +94,7 @@ class Budget:
     clock: Callable[[], float] | None = None
     pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD
     selection: int = DEFAULT_SELECTION
+    discard_likelihood: float = DEFAULT_DISCARD_LIKELIHOOD
 
 
 def _redeals(
@@ -106,6 +108,7 @@ def _redeals(
         play,
         pass_likelihood=budget.pass_likelihood,
         selection=budget.selection,
+        discard_likelihood=budget.discard_likelihood,
     )
     if not redeals.usable:
         return

@@ -107,7 +107,12 @@ from pyrummy.bots.base import (
     of_kind,
     require_actions,
 )
-from pyrummy.bots.gin_hold import DEFAULT_PASS_LIKELIHOOD, DEFAULT_SELECTION, hold_values
+from pyrummy.bots.gin_hold import (
+    DEFAULT_DISCARD_LIKELIHOOD,
+    DEFAULT_PASS_LIKELIHOOD,
+    DEFAULT_SELECTION,
+    hold_values,
+)
 from pyrummy.bots.gin_play import gin_discard_scores
 from pyrummy.bots.gin_safety import take_risks
 from pyrummy.bots.gin_search import STOCK, TAKE, Budget, draw_values, searched_discard
@@ -240,7 +245,9 @@ class HardBot:
     on by :mod:`pyrummy.bots.gin_hold` (that many re-deals when ``rollouts``
     fixes the work, else 30% of the budget), its opponent selecting from
     ``gin_hold_selection`` more cards and weighed ``gin_hold_pass`` when it
-    could have knocked and did not; ``gin_search_samples`` (default 64) and
+    could have knocked and did not, and ``gin_hold_discard`` when its last
+    give-back did not leave its least deadwood (1: not read; both the knock
+    and the searched discard); ``gin_search_samples`` (default 64) and
     ``gin_search_draws`` (default 0: off; two players): choose among the
     ``gin_search_candidates`` best discards, and between the up-card and the
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
@@ -289,6 +296,7 @@ class HardBot:
         gin_hold_samples: int = DEFAULT_GIN_HOLD_SAMPLES,
         gin_hold_selection: int = DEFAULT_SELECTION,
         gin_hold_pass: float = DEFAULT_PASS_LIKELIHOOD,
+        gin_hold_discard: float = DEFAULT_DISCARD_LIKELIHOOD,
         knock_value: bool | None = None,
         knock_value_margin: float = 0.0,
         knock_value_weights: str | None = None,
@@ -331,6 +339,9 @@ class HardBot:
         self.gin_hold_samples = gin_hold_samples
         self.gin_hold_selection = gin_hold_selection
         self.gin_hold_pass = gin_hold_pass
+        if not 0 <= gin_hold_discard <= 1:
+            raise BotError(f"gin_hold_discard must be within 0 and 1, not {gin_hold_discard}")
+        self.gin_hold_discard = gin_hold_discard
         if min(gin_search_samples, gin_search_draws) < 0:
             raise BotError("gin_search_samples and gin_search_draws must not be negative")
         self.gin_search_samples = gin_search_samples
@@ -417,10 +428,10 @@ class HardBot:
         measured, and a slow one stops in time).
         """
         if self.time_budget is None:
-            return Budget(samples)
+            return Budget(samples, discard_likelihood=self.gin_hold_discard)
         begun = self.clock() if started is None else started
         deadline = begun + self.time_budget * GIN_SEARCH_BUDGET_SHARE
-        return Budget(samples, deadline, self.clock)
+        return Budget(samples, deadline, self.clock, discard_likelihood=self.gin_hold_discard)
 
     def gin_searched_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -524,6 +535,7 @@ class HardBot:
             clock=self.clock if budget is not None else None,
             pass_likelihood=self.gin_hold_pass,
             selection=self.gin_hold_selection,
+            discard_likelihood=self.gin_hold_discard,
         )
         self.last_knock_samples = values.samples
         if values.samples == 0 or values.now >= max(values.next, values.gin):
