@@ -252,7 +252,8 @@ class HardBot:
     ``gin_search_candidates`` best discards, and between the up-card and the
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
     on a time budget fewer if half of it runs out first), overruling the one-draw choice only by more
-    than ``gin_search_margin`` (default 2) standard errors;
+    than ``gin_search_margin`` (default 2) standard errors, the highest card
+    outside the melds a candidate too with ``gin_search_high``;
     ``knock_value``: knock rummy, decide the knock by the learned model of
     :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
     for) when its predicted gain exceeds ``knock_value_margin``, with the
@@ -304,6 +305,7 @@ class HardBot:
         gin_search_candidates: int = DEFAULT_GIN_SEARCH_CANDIDATES,
         gin_search_draws: int = DEFAULT_GIN_SEARCH_DRAWS,
         gin_search_margin: float = DEFAULT_GIN_SEARCH_MARGIN,
+        gin_search_high: bool = False,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -348,6 +350,7 @@ class HardBot:
         self.gin_search_candidates = gin_search_candidates
         self.gin_search_draws = gin_search_draws
         self.gin_search_margin = gin_search_margin
+        self.gin_search_high = gin_search_high
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -495,6 +498,7 @@ class HardBot:
                 budget,
                 candidates=self.gin_search_candidates,
                 margin=self.gin_search_margin,
+                high=self.gin_search_high,
             )
             if searched is not None:
                 return _discard_of(give_backs, searched) or preferred
