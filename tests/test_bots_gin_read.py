@@ -9,7 +9,13 @@ import pytest
 
 from pyrummy.bots import HardBot, SimpleBot
 from pyrummy.bots.base import BotError
-from pyrummy.bots.gin_hold import DISCARD_TRIES, Play, Redeals, last_give_back
+from pyrummy.bots.gin_hold import (
+    DEFAULT_DISCARD_LIKELIHOOD,
+    DISCARD_TRIES,
+    Play,
+    Redeals,
+    last_give_back,
+)
 from pyrummy.bots.gin_search import Budget, discard_values, highest_deadwood, searched_discard
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import Card, CardSet
@@ -162,3 +168,9 @@ def test_the_race_candidate_joins_the_searched_discards() -> None:
     ]
     # The two lowest scores are 2S and 3S (breaking the run): the king plays out better.
     assert Card("KD") in searched and Card("KD") not in plain
+
+
+def test_the_default_hard_bot_reads_the_opponents_last_turn() -> None:
+    bot = HardBot(rollouts=4)
+    assert bot.gin_hold_discard == DEFAULT_DISCARD_LIKELIHOOD < 1
+    assert bot.gin_search_budget(8).discard_likelihood == DEFAULT_DISCARD_LIKELIHOOD

@@ -85,6 +85,11 @@
   before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin against medium +0.98 [+0.05, +1.91] per duplicate pair
   over the hard before (300 pairs, seed 4). Draws with margin 2 -0.85
   [-1.70, +0.01], so they stay off (see benchmarks/README.md).
+* **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):**
+  both searches' re-deals explain its give-back and an up-card it passed
+  (:class:`pyrummy.bots.gin_hold.Redeals`): +0.23 [-0.49, +0.94] a hand (800
+  hands, seed 11; not significant). ``gin_search_high`` (the highest loose
+  card searched too): +0.01 [-0.12, +0.14], off.
 
 Draws are the medium bot's. Budget: knock decisions (knock rummy and gin)
 stop sampling at 30% of ``time_budget``; the knock rummy give-back search
@@ -246,8 +251,9 @@ class HardBot:
     fixes the work, else 30% of the budget), its opponent selecting from
     ``gin_hold_selection`` more cards and weighed ``gin_hold_pass`` when it
     could have knocked and did not, and ``gin_hold_discard`` when its last
-    give-back did not leave its least deadwood (1: not read; both the knock
-    and the searched discard); ``gin_search_samples`` (default 64) and
+    give-back did not leave its least deadwood or it drew over an up-card
+    that fit (default 0.03, fitted; 1: not read; both the knock and the
+    searched discard); ``gin_search_samples`` (default 64) and
     ``gin_search_draws`` (default 0: off; two players): choose among the
     ``gin_search_candidates`` best discards, and between the up-card and the
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
