@@ -12,6 +12,7 @@ from pyrummy.bots.base import BotError
 from pyrummy.bots.gin_hold import (
     DEFAULT_DISCARD_LIKELIHOOD,
     DISCARD_TRIES,
+    GiveBack,
     Play,
     Redeals,
     last_give_back,
@@ -174,3 +175,19 @@ def test_the_default_hard_bot_reads_the_opponents_last_turn() -> None:
     bot = HardBot(rollouts=4)
     assert bot.gin_hold_discard == DEFAULT_DISCARD_LIKELIHOOD < 1
     assert bot.gin_search_budget(8).discard_likelihood == DEFAULT_DISCARD_LIKELIHOOD
+
+
+def test_an_up_card_passed_that_would_have_fit_is_unexplained() -> None:
+    rules = find_rules("gin")
+    seen = new_deal("gin", players=2, seed=3, dealer=1).observe(0)
+    redeals = Redeals(seen, rules, random.Random(1), Play(rules), discard_likelihood=0.03)
+    # After giving back KD: three sevens, a run, loose low cards (KD was its worst card).
+    theirs = CardSet("7H 7D 7S 2C 3C 4C 9S AH 2D 5S").mask
+    king = Card("KD").index
+    for _ in range(10):  # whichever card it drew, two sevens were left: 7C would have fit
+        assert not redeals._explains(theirs, GiveBack(king, 0, Card("7C").index))
+        assert redeals._explains(theirs, GiveBack(king, 0, Card("QH").index))
+        assert redeals._explains(theirs, GiveBack(king, 0, -1))
+    # Giving back a low loose card while holding the king is not a least-deadwood give-back.
+    with_king = theirs & ~Card("AH").bit | Card("KD").bit
+    assert not redeals._explains(with_king, GiveBack(Card("AH").index, 0, -1))
