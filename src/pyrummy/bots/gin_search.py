@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pyrummy.bots.gin_hold import (
+    DEFAULT_DISCARD_LIKELIHOOD,
     DEFAULT_PASS_LIKELIHOOD,
     DEFAULT_SELECTION,
     Play,
@@ -33,6 +34,8 @@ from pyrummy.bots.gin_hold import (
 from pyrummy.core.cards import Card
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
+from pyrummy.core.solver import deadwood_of_mask
+from pyrummy.core.suit_tables import card_values
 
 #: Re-deals a search makes even when its deadline has passed.
 MIN_SAMPLES = 4
@@ -84,7 +87,7 @@ class Budget:
     """The re-deals a search makes, and how they are drawn.
 
     At most ``samples``; once ``clock()`` passes ``deadline``, no more (after
-    :data:`MIN_SAMPLES`). ``pass_likelihood`` and ``selection`` are those of
+    :data:`MIN_SAMPLES`). ``pass_likelihood``, ``selection`` and ``discard_likelihood`` are those of
     :class:`pyrummy.bots.gin_hold.Redeals`.
     """
 
@@ -93,6 +96,7 @@ class Budget:
     clock: Callable[[], float] | None = None
     pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD
     selection: int = DEFAULT_SELECTION
+    discard_likelihood: float = DEFAULT_DISCARD_LIKELIHOOD
 
 
 def _redeals(
@@ -106,6 +110,7 @@ def _redeals(
         play,
         pass_likelihood=budget.pass_likelihood,
         selection=budget.selection,
+        discard_likelihood=budget.discard_likelihood,
     )
     if not redeals.usable:
         return
@@ -198,14 +203,20 @@ def searched_discard(
     *,
     candidates: int,
     margin: float = 0.0,
+    high: bool = False,
 ) -> tuple[Card | None, int]:
     """The discard among the ``candidates`` lowest ``scores`` that plays out best, and re-deals.
 
     Another card than the lowest-scored one only when it plays out better
     by more than ``margin`` standard errors (paired on the same re-deals).
     None when there is nothing to choose (one candidate, or no re-deal).
+    ``high``: the highest-valued card outside the melds is a candidate too
+    (the race: what it costs if the opponent knocks first).
     """
     ranked = sorted(scores, key=lambda card: (scores[card], card.index))[:candidates]
+    if high:
+        top = highest_deadwood(observation.hand.mask, [card.index for card in scores], rules)
+        ranked += [card for card in scores if card.index == top and card not in ranked]
     if len(ranked) <= 1:
         return None, 0
     found = discard_values(observation, [card.index for card in ranked], rules, rng, budget)
@@ -222,3 +233,17 @@ def searched_discard(
     # The first of the ranked cards among the best: ties keep the heuristic's order.
     best = max(values[c.index] for c in clear)
     return next(c for c in clear if values[c.index] >= best - 1e-9), found.samples
+
+
+def highest_deadwood(hand: int, cards: Sequence[int], rules: Rules) -> int:
+    """The highest-valued of ``cards`` (indices) outside the melds of a least-deadwood ``hand`` (-1: none).
+
+    A card is outside them when giving it back lowers the deadwood by its value.
+    """
+    values = card_values(rules.ace)
+    now = deadwood_of_mask(hand, rules.ace)
+    loose = 0
+    for index in cards:
+        if deadwood_of_mask(hand & ~(1 << index), rules.ace) == now - values[index]:
+            loose |= 1 << index
+    return highest_value(loose, values) if loose else -1

@@ -85,6 +85,11 @@
   before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin against medium +0.98 [+0.05, +1.91] per duplicate pair
   over the hard before (300 pairs, seed 4). Draws with margin 2 -0.85
   [-1.70, +0.01], so they stay off (see benchmarks/README.md).
+* **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):**
+  both searches' re-deals explain its give-back and an up-card it passed
+  (:class:`pyrummy.bots.gin_hold.Redeals`): +0.23 [-0.49, +0.94] a hand (800
+  hands, seed 11; not significant). ``gin_search_high`` (the highest loose
+  card searched too): +0.01 [-0.12, +0.14], off.
 
 Draws are the medium bot's. Budget: knock decisions (knock rummy and gin)
 stop sampling at 30% of ``time_budget``; the knock rummy give-back search
@@ -107,7 +112,12 @@ from pyrummy.bots.base import (
     of_kind,
     require_actions,
 )
-from pyrummy.bots.gin_hold import DEFAULT_PASS_LIKELIHOOD, DEFAULT_SELECTION, hold_values
+from pyrummy.bots.gin_hold import (
+    DEFAULT_DISCARD_LIKELIHOOD,
+    DEFAULT_PASS_LIKELIHOOD,
+    DEFAULT_SELECTION,
+    hold_values,
+)
 from pyrummy.bots.gin_play import gin_discard_scores
 from pyrummy.bots.gin_safety import take_risks
 from pyrummy.bots.gin_search import STOCK, TAKE, Budget, draw_values, searched_discard
@@ -240,12 +250,16 @@ class HardBot:
     on by :mod:`pyrummy.bots.gin_hold` (that many re-deals when ``rollouts``
     fixes the work, else 30% of the budget), its opponent selecting from
     ``gin_hold_selection`` more cards and weighed ``gin_hold_pass`` when it
-    could have knocked and did not; ``gin_search_samples`` (default 64) and
+    could have knocked and did not, and ``gin_hold_discard`` when its last
+    give-back did not leave its least deadwood or it drew over an up-card
+    that fit (default 0.03, fitted; 1: not read; both the knock and the
+    searched discard); ``gin_search_samples`` (default 64) and
     ``gin_search_draws`` (default 0: off; two players): choose among the
     ``gin_search_candidates`` best discards, and between the up-card and the
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
     on a time budget fewer if half of it runs out first), overruling the one-draw choice only by more
-    than ``gin_search_margin`` (default 2) standard errors;
+    than ``gin_search_margin`` (default 2) standard errors, the highest card
+    outside the melds a candidate too with ``gin_search_high``;
     ``knock_value``: knock rummy, decide the knock by the learned model of
     :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
     for) when its predicted gain exceeds ``knock_value_margin``, with the
@@ -289,6 +303,7 @@ class HardBot:
         gin_hold_samples: int = DEFAULT_GIN_HOLD_SAMPLES,
         gin_hold_selection: int = DEFAULT_SELECTION,
         gin_hold_pass: float = DEFAULT_PASS_LIKELIHOOD,
+        gin_hold_discard: float = DEFAULT_DISCARD_LIKELIHOOD,
         knock_value: bool | None = None,
         knock_value_margin: float = 0.0,
         knock_value_weights: str | None = None,
@@ -296,6 +311,7 @@ class HardBot:
         gin_search_candidates: int = DEFAULT_GIN_SEARCH_CANDIDATES,
         gin_search_draws: int = DEFAULT_GIN_SEARCH_DRAWS,
         gin_search_margin: float = DEFAULT_GIN_SEARCH_MARGIN,
+        gin_search_high: bool = False,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -331,12 +347,16 @@ class HardBot:
         self.gin_hold_samples = gin_hold_samples
         self.gin_hold_selection = gin_hold_selection
         self.gin_hold_pass = gin_hold_pass
+        if not 0 <= gin_hold_discard <= 1:
+            raise BotError(f"gin_hold_discard must be within 0 and 1, not {gin_hold_discard}")
+        self.gin_hold_discard = gin_hold_discard
         if min(gin_search_samples, gin_search_draws) < 0:
             raise BotError("gin_search_samples and gin_search_draws must not be negative")
         self.gin_search_samples = gin_search_samples
         self.gin_search_candidates = gin_search_candidates
         self.gin_search_draws = gin_search_draws
         self.gin_search_margin = gin_search_margin
+        self.gin_search_high = gin_search_high
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -417,10 +437,10 @@ class HardBot:
         measured, and a slow one stops in time).
         """
         if self.time_budget is None:
-            return Budget(samples)
+            return Budget(samples, discard_likelihood=self.gin_hold_discard)
         begun = self.clock() if started is None else started
         deadline = begun + self.time_budget * GIN_SEARCH_BUDGET_SHARE
-        return Budget(samples, deadline, self.clock)
+        return Budget(samples, deadline, self.clock, discard_likelihood=self.gin_hold_discard)
 
     def gin_searched_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -484,6 +504,7 @@ class HardBot:
                 budget,
                 candidates=self.gin_search_candidates,
                 margin=self.gin_search_margin,
+                high=self.gin_search_high,
             )
             if searched is not None:
                 return _discard_of(give_backs, searched) or preferred
@@ -524,6 +545,7 @@ class HardBot:
             clock=self.clock if budget is not None else None,
             pass_likelihood=self.gin_hold_pass,
             selection=self.gin_hold_selection,
+            discard_likelihood=self.gin_hold_discard,
         )
         self.last_knock_samples = values.samples
         if values.samples == 0 or values.now >= max(values.next, values.gin):
