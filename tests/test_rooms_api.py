@@ -627,3 +627,43 @@ def test_turn_timer_choices_come_from_the_settings(tmp_path: Path, db: str | Non
             client.post("/api/rooms", json={**payload, "turn_timer": 30}), 422, "room.bad_timer"
         )
         assert client.post("/api/rooms", json={**payload, "turn_timer": 2}).status_code == 201
+
+
+def test_the_keeper_asks_the_database_only_while_a_room_may_be_started(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pyrummy.server.room_keeper import RoomKeeper
+
+    app: Any = client.app
+    rooms = app.state.rooms
+    keeper = RoomKeeper(rooms)
+    queries = 0
+    transaction = rooms.store.transaction
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal queries
+        queries += 1
+        return transaction(*args, **kwargs)
+
+    def tick(now: float) -> tuple[int, int]:
+        nonlocal queries
+        queries = 0
+        steps: int = client.portal.call(keeper.tick, now)  # type: ignore[union-attr]
+        return steps, queries
+
+    monkeypatch.setattr(rooms.store, "transaction", counted)
+    created = make_room(client, turn_timer=30, seats=[{"kind": "you"}, {"kind": "open"}])
+    code, anna = created["room"]["code"], created["token"]
+    boris = join(client, code).json()["token"]
+    # No room started: one query finds none; on SQLite (this process alone
+    # writes it) the next rounds skip it, on PostgreSQL they ask again.
+    assert tick(time.time()) == (0, 1)
+    assert tick(time.time()) == (0, 0 if not rooms.store.notifies else 1)
+    table = client.post(f"/api/rooms/{code}/start", headers=headers(anna)).json()["table_id"]
+    current = state(client, table, anna)["observation"]["current_seat"]
+    for token in (anna, boris):
+        client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(token))
+    # A room started here: the next round looks again, and plays the late turn.
+    steps, asked = tick(time.time() + 31)
+    assert steps == 1 and asked >= 1
+    assert state(client, table, anna)["observation"]["current_seat"] in (current, 1 - current)

@@ -12,6 +12,7 @@ import random
 import tempfile
 from collections.abc import Awaitable, Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -136,3 +137,30 @@ def test_state_dicts_are_dropped_at_the_next_loop_turn_and_the_json_is_kept() ->
         assert rebuilt == state
 
     with_table(7, "rummy", body)
+
+
+@pytest.mark.parametrize("preset", ["knock", "rummy", "gin", "rotham", "block"])
+def test_the_kept_deal_history_gives_byte_for_byte_the_json_of_a_fresh_one(preset: str) -> None:
+    # Each deal's moves are kept as sent and only new ones added (views'
+    # _current_observation_dict); over whole deals, undos included, the JSON
+    # must be the bytes of the observation printed afresh at every step.
+    async def body(table: LiveTable) -> None:
+        seats: list[int | None] = [None, *range(len(table.spec.seats))]
+        rng = random.Random(preset)
+        deals_seen = set()
+        for _ in range(600):
+            for seat in seats:
+                reference = dict(views.seat_state(table, seat))
+                reference["observation"] = views.observation_dict(table.match.observe(seat))
+                assert views.seat_state_json(table, seat) == views.encode(reference)
+            deals_seen.add(table.match.deal_number)
+            if table.is_over or len(deals_seen) > 3:
+                break
+            for seat in list(table.awaiting):
+                await table.acknowledge(seat)
+            seat = table.match.current_seat
+            assert seat is not None
+            await table.apply(seat, str(rng.choice(table.match.legal_actions())))
+        assert len(deals_seen) > 1 or table.is_over
+
+    with_table(len(preset), preset, body)

@@ -40,6 +40,10 @@ class RoomKeeper:
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
         self._task: asyncio.Task[None] | None = None
+        #: ``rooms.tables_opened`` when a round last found no started room, on
+        #: a store only this process writes (SQLite): until a room starts here,
+        #: a round has nothing to look at and skips its query.
+        self._none_started_as_of: int | None = None
 
     def start(self) -> None:
         if self._task is None:
@@ -111,6 +115,9 @@ class RoomKeeper:
     async def tick(self, now: float | None = None) -> int:
         """One round over the started rooms; returns how many stand-in steps were taken."""
         now = time.time() if now is None else now
+        opened = self.rooms.tables_opened
+        if self._none_started_as_of == opened:
+            return 0
         async with self.rooms.store.transaction() as connection:
             rows = (
                 await connection.execute(
@@ -119,6 +126,10 @@ class RoomKeeper:
                     .where(ROOMS.c.status == STARTED, TABLES_TABLE.c.status == "live")
                 )
             ).all()
+        # Counted before the query: a room started while it ran is looked at
+        # next round. On PostgreSQL other processes start rooms too: always ask.
+        if not rows and not self.rooms.store.notifies:
+            self._none_started_as_of = opened
         steps = 0
         for row in rows:
             room = _row_to_room(row)

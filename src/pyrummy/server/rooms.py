@@ -258,6 +258,8 @@ class Rooms:
         self.store = store
         self.manager = manager
         self.settings = settings
+        #: Tables opened for rooms by this process (see RoomKeeper.tick).
+        self.tables_opened = 0
 
     # -- reading ----------------------------------------------------------------------
     async def load(self, code: str) -> Room:
@@ -508,6 +510,7 @@ class Rooms:
         now = time.time()
         # Claim the start first (by version): two presses start one table.
         room.away = set()
+        self.tables_opened += 1
         await self._save(
             room,
             status=STARTED,

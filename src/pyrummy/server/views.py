@@ -178,6 +178,11 @@ class _TableViews:
     #: what it was built from, and it.
     match_summary_of: tuple[object, ...] = ()
     match_summary: dict[str, Any] = field(default_factory=dict)
+    #: The current deal's moves as sent, ``(seat, text)``, for ``history_deal``:
+    #: a deal's history only grows, so each event adds its new moves rather
+    #: than printing the whole history again (tuples: see _finished_histories).
+    history_deal: Deal | None = None
+    history: list[tuple[int, str]] = field(default_factory=list)
 
 
 _VIEWS: weakref.WeakKeyDictionary[LiveTable, _TableViews] = weakref.WeakKeyDictionary()
@@ -286,7 +291,7 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
         "table": _table_summary_of(table, views),
         "seq": table.seq,
         "seat": seat,
-        "observation": observation_dict(observation),
+        "observation": _current_observation_dict(observation, match.deal, views),
         "legal_actions": [str(a) for a in legal],
         "awaiting_continue": seat in table.awaiting,
         "match": summary,
@@ -320,6 +325,26 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
     if match.is_over:
         state["record"] = match.record(seed=True)
     return state
+
+
+def _current_observation_dict(
+    observation: Observation, deal: Deal, views: _TableViews
+) -> dict[str, Any]:
+    """:func:`observation_dict` of a view of ``deal``, its history from ``views``."""
+    history = observation.history
+    if views.history_deal is not deal or len(views.history) > len(history):
+        views.history_deal = deal
+        views.history = []
+    kept = views.history
+    kept += [(seat, str(action)) for seat, action in history[len(kept) :]]
+    # The view without its history (as Match.observe copies one), so that
+    # to_dict does not print it; the kept one takes its place (same key order).
+    without = object.__new__(Observation)
+    without.__dict__.update(observation.__dict__)
+    without.__dict__["history"] = ()
+    data = observation_dict(without)
+    data["history"] = kept[: len(history)]
+    return data
 
 
 def _finished_histories(match: Match, views: _TableViews) -> list[list[tuple[int, str]]]:
