@@ -8,6 +8,7 @@ never acts; junk is refused and, repeated, closes the socket.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
@@ -286,3 +287,53 @@ def test_a_huge_frame_closes_the_socket_before_it_is_read(tmp_path: Path) -> Non
                 while True:
                     ws.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_the_ack_goes_out_when_the_move_is_played_not_when_its_task_ends() -> None:
+    """The ack is delivered by the play itself, right behind the move's event in
+    the same turn of the loop; the task that read the message may finish later
+    (after a shielded task it used to come two turns later, 15 ms at p99 under
+    load)."""
+    from types import SimpleNamespace
+
+    from pyrummy.server.ws_actions import SocketActions
+
+    delivered: list[tuple[str, object]] = []
+    table = SimpleNamespace(
+        table_id="t1", seq=4, deliver=lambda _subscriber, message: delivered.append(("ws", message))
+    )
+
+    async def play(
+        table_id: str, token: str | None, action: str, seq: int | None, played: Any
+    ) -> Any:
+        delivered.append(("event", action))
+        table.seq = 5
+        played(table)
+        # Work the move's task still does after playing (waking bots, ...).
+        for _ in range(3):
+            await asyncio.sleep(0)
+        delivered.append(("task done", action))
+        return table
+
+    async def continue_deal(table_id: str, token: str | None) -> Any:
+        raise AssertionError("not asked")
+
+    moves = SocketActions(
+        websocket=None,  # type: ignore[arg-type]
+        table=table,  # type: ignore[arg-type]
+        subscriber=SimpleNamespace(seat=0),  # type: ignore[arg-type]
+        token="secret",
+        lang="en",
+        client="127.0.0.1",
+        counter=SimpleNamespace(over_limit=lambda kind, key: None),  # type: ignore[arg-type]
+        play=play,
+        continue_deal=continue_deal,
+    )
+    text = json.dumps({"type": "act", "id": 7, "action": "draw stock", "seq": 4})
+    answer = asyncio.run(moves.answer(text, len(text)))
+    assert answer is None  # nothing left for the reader to send
+    assert delivered == [
+        ("event", "draw stock"),
+        ("ws", json.dumps({"type": "ack", "id": 7, "seq": 5})),
+        ("task done", "draw stock"),
+    ]

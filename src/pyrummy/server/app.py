@@ -477,8 +477,10 @@ def create_app(
         action: str,
         seq: int | None,
         lang: Callable[[], str],
+        played: Callable[[LiveTable], None] | None = None,
     ) -> LiveTable:
-        """A person's move, from a POST or the table's WebSocket alike."""
+        """A person's move, from a POST or the table's WebSocket alike;
+        ``played`` is called once it is stored, applied and its event published."""
         # As this process knows it: play() reads storage only if refused.
         table = await manager().get(table_id, current=False)
         seat = table.seat_of_token(token)
@@ -492,6 +494,8 @@ def create_app(
                 # cost FastAPI's dependency solving on every action.
                 raise _explained(exc, action, table, lang()) from exc
         table.wake_bots()
+        if played is not None:
+            played(table)
         return table
 
     async def continue_deal(table_id: str, token: str | None) -> LiveTable:
@@ -590,9 +594,13 @@ def create_app(
             lang = request_language(websocket)
 
             async def play(
-                table_id: str, token: str | None, text: str, seq: int | None
+                table_id: str,
+                token: str | None,
+                text: str,
+                seq: int | None,
+                played: Callable[[LiveTable], None],
             ) -> LiveTable:
-                return await play_action(table_id, token, text, seq, lambda: lang)
+                return await play_action(table_id, token, text, seq, lambda: lang, played)
 
             client = websocket.client.host if websocket.client else "unknown"
             moves = SocketActions(

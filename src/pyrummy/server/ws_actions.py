@@ -64,8 +64,12 @@ POLICY_CLOSE = 1008
 #: Request ids are the client's numbers, echoed back (JavaScript's safe integers).
 MAX_ID = 2**53 - 1
 
-#: A move played for a seat: (table id, the seat's token, action, seq) -> the table.
-PlayAction = Callable[[str, str | None, str, int | None], Awaitable[LiveTable]]
+#: A person's move: table id, seat token, action text, the seq it was made
+#: at, and what to do once it is played (called in the turn of the loop that
+#: published its event).
+PlayAction = Callable[
+    [str, str | None, str, int | None, Callable[[LiveTable], None]], Awaitable[LiveTable]
+]
 #: "Next deal" for a seat: (table id, the seat's token) -> the table.
 ContinueDeal = Callable[[str, str | None], Awaitable[LiveTable]]
 
@@ -202,12 +206,14 @@ class SocketActions:
             text = message.get("text")
             size = len(text.encode()) if text is not None else len(message.get("bytes") or b"")
             answer = await self.answer(text, size)
-            self.table.deliver(self.subscriber, answer)
+            if answer is not None:
+                self.table.deliver(self.subscriber, answer)
             if self.refusals >= MAX_REFUSALS:
                 self.table.deliver(self.subscriber, {"type": "closing", "code": POLICY_CLOSE})
                 return
 
-    async def answer(self, text: str | None, size: int) -> str:
+    async def answer(self, text: str | None, size: int) -> str | None:
+        """The answer to one message, or None when a move's ack was sent already."""
         request_id: int | None = None
         try:
             if size > MAX_MESSAGE:
@@ -228,9 +234,20 @@ class SocketActions:
             # storage and the table in memory.
             if request.kind == "act":
                 assert request.action is not None
-                table = await _shielded(
-                    self.play(self.table.table_id, self.token, request.action, request.seq)
+
+                def acknowledge(played: LiveTable, request_id: int | None = request_id) -> None:
+                    # Right behind the move's event, in the same turn of the
+                    # loop: after the shielded task, the ack came two turns
+                    # later, and at 200 tables a turn can take milliseconds.
+                    ack = json.dumps({"type": "ack", "id": request_id, "seq": played.seq})
+                    self.table.deliver(self.subscriber, ack)
+
+                await _shielded(
+                    self.play(
+                        self.table.table_id, self.token, request.action, request.seq, acknowledge
+                    )
                 )
+                return None
             else:
                 table = await _shielded(self.continue_deal(self.table.table_id, self.token))
             return json.dumps({"type": "ack", "id": request_id, "seq": table.seq})
