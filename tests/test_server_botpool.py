@@ -292,3 +292,35 @@ def test_a_table_with_jokers_sends_even_cheap_bots_to_the_workers() -> None:
             await store.close()
 
     assert asyncio.run(keys()) == ("easy:knock:2", None)
+
+
+def test_shutdown_leaves_no_semaphore_behind() -> None:
+    """uvicorn ends a process stopped by SIGTERM by raising the signal again, so
+    no exit handler runs: the pool's queues must be closed (their named
+    semaphores unlinked) by the time shutdown returns, or multiprocessing's
+    resource tracker reports "leaked semaphore objects" at every other stop."""
+    import importlib
+
+    # No stub for the C module; its sem_unlink is what SemLock's own cleanup calls.
+    native: Any = importlib.import_module("_multiprocessing")
+
+    async def start() -> list[str]:
+        pool = BotPool(workers=1)
+        await pool.warm_up()
+        executor: Any = pool._executor
+        queues = (executor._call_queue, executor._result_queue)
+        names = [
+            lock._semlock.name
+            for queue in queues
+            for lock in (queue._rlock, getattr(queue, "_wlock", None), getattr(queue, "_sem", None))
+            if lock is not None
+        ]
+        del executor, queues
+        pool.shutdown()
+        return names
+
+    names = asyncio.run(start())
+    assert len(names) >= 3
+    for name in names:  # unlinking again fails: shutdown did it
+        with pytest.raises(FileNotFoundError):
+            native.sem_unlink(name)
