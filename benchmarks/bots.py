@@ -29,8 +29,9 @@ from pyrummy.bots.base import Bot
 from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
 from pyrummy.bots.policies import PANEL, make_policy
 from pyrummy.core.actions import ActionKind
-from pyrummy.core.deal import new_deal
+from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.rules import preset_names
+from pyrummy.core.settlement import Settlement
 
 #: Player count per preset in the latency table (the most common table size).
 LATENCY_PLAYERS = {
@@ -152,6 +153,17 @@ class LadderResult:
         return sum(1 for n in self.nets if n < 0)
 
 
+def play_out(deal: Deal, bots: Sequence[Bot]) -> Settlement:
+    """Play ``deal`` to its end, each seat by its bot; its settlement."""
+    while not deal.is_over:
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply(bots[seat].choose(deal.observe(seat), deal.legal_actions()))
+    settlement = deal.settlement
+    assert settlement is not None
+    return settlement
+
+
 def play_duplicate(
     first: str,
     second: str,
@@ -179,12 +191,7 @@ def play_duplicate(
                 make_player(name, deal_seed * players + seat, options.get(name, {}))
                 for seat, name in enumerate(names)
             ]
-            while not deal.is_over:
-                seat = deal.current_seat
-                assert seat is not None
-                deal.apply(bots[seat].choose(deal.observe(seat), deal.legal_actions()))
-            settlement = deal.settlement
-            assert settlement is not None
+            settlement = play_out(deal, bots)
             mine = [float(settlement.net[s]) for s in range(players) if s % 2 == parity]
             theirs = [float(settlement.net[s]) for s in range(players) if s % 2 != parity]
             total += statistics.fmean(mine) - statistics.fmean(theirs)
@@ -234,12 +241,7 @@ def run_endings(args: argparse.Namespace) -> None:
         ]
         first = deal.current_seat
         assert first is not None
-        while not deal.is_over:
-            seat = deal.current_seat
-            assert seat is not None
-            deal.apply(bots[seat].choose(deal.observe(seat), deal.legal_actions()))
-        settlement = deal.settlement
-        assert settlement is not None
+        settlement = play_out(deal, bots)
         turn = deal.turn
         label = str(turn) if turn <= args.players * 2 else f">{args.players * 2}"
         if settlement.knocker is None:

@@ -299,6 +299,24 @@ def test_medium_holds_its_melds_to_go_out_at_once_in_rummy() -> None:
     assert str(MediumBot().choose(basic, legal)) == "meld 7H 8H 9H"
 
 
+def test_hold_release_melds_only_on_the_stock_s_last_pass() -> None:
+    # Rummy ends with nobody out the second time the stock runs out: with
+    # hold_release the bot stops holding on that last pass once the stock is
+    # short, and holds as before on the first pass or with the stock long.
+    observation = melding_scenario("7H 8H 9H 2C 6D KD", [])
+    legal = actions(
+        "meld 7H 8H 9H", *(f"discard {c}" for c in ["7H", "8H", "9H", "2C", "6D", "KD"])
+    )
+    last_pass_short = dataclasses.replace(observation, exhaustions=1, stock_count=5)
+    releasing = MediumBot(hold_release=6)
+    assert str(releasing.choose(last_pass_short, legal)) == "meld 7H 8H 9H"
+    assert str(MediumBot().choose(last_pass_short, legal)) == "discard KD"
+    first_pass_short = dataclasses.replace(observation, exhaustions=0, stock_count=5)
+    assert str(releasing.choose(first_pass_short, legal)) == "discard KD"
+    last_pass_long = dataclasses.replace(observation, exhaustions=1, stock_count=7)
+    assert str(releasing.choose(last_pass_long, legal)) == "discard KD"
+
+
 def test_medium_goes_out_at_once_when_its_hand_is_complete() -> None:
     hand = "7H 8H 9H 2C 3C 4C KD"
     observation = melding_scenario(hand, [])

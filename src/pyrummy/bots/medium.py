@@ -103,6 +103,13 @@ def net_for(transfers: Iterable[Transfer], seat: int) -> float:
     return total
 
 
+def on_last_pass(observation: Observation, rules: Rules) -> bool:
+    """Whether the deal ends with nobody out the next time the stock runs out."""
+    if rules.stock_end == "block":
+        return True
+    return rules.stock_end == "reuse_limit" and observation.exhaustions >= rules.reuse_limit - 1
+
+
 class MediumBot(SimpleBot):
     """Simple play, plus opponent modelling for discards and knocks.
 
@@ -118,7 +125,11 @@ class MediumBot(SimpleBot):
     the top discard must beat the expected stock draw. ``hold_for_rummy``
     and ``hold_until``: keep melds in hand for the going-rummy bonus while
     every opponent holds that many cards (default 4 at two players, 3 at
-    more). ``out_bonus``: melding games, deadwood a discard is worth per unit
+    more); ``hold_release`` (off by default): stop holding on the stock's
+    last pass (the next time it runs out the deal ends with nobody out) once
+    it holds this many cards or fewer (measured in
+    ``benchmarks/rummy_holding.py``: releasing loses, so it stays off).
+    ``out_bonus``: melding games, deadwood a discard is worth per unit
     of chance that the next draw completes the hand (0 for medium; the hard
     bot sets it). ``time_budget`` (default 0.25 s): seconds a knock decision
     may spend (anytime: it stops sampling when ``clock`` passes it, after
@@ -149,6 +160,7 @@ class MediumBot(SimpleBot):
         potential_weight: float = DEFAULT_POTENTIAL_WEIGHT,
         hold_for_rummy: bool = True,
         hold_until: int | None = None,
+        hold_release: int | None = None,
         out_bonus: float = 0.0,
         time_budget: float | None = DEFAULT_TIME_BUDGET,
         knock_budget: float | None = None,
@@ -168,6 +180,7 @@ class MediumBot(SimpleBot):
         self.potential_weight = potential_weight
         self.hold_for_rummy = hold_for_rummy
         self.hold_until = hold_until
+        self.hold_release = hold_release
         self.out_bonus = out_bonus
         self.time_budget = time_budget
         self.knock_budget = knock_budget if knock_budget is not None else time_budget
@@ -257,6 +270,14 @@ class MediumBot(SimpleBot):
             hold_until = HOLD_UNTIL_TWO_PLAYERS if two else HOLD_UNTIL_MORE_PLAYERS
         others = [n for s, n in enumerate(observation.hand_sizes) if s != seat]
         if min(others) < hold_until:
+            return False
+        release = self.hold_release
+        # On the last pass a deal nobody goes out of scores nothing.
+        if (
+            release is not None
+            and observation.stock_count <= release
+            and on_last_pass(observation, rules)
+        ):
             return False
         return not self.can_go_out(observation, rules)
 
