@@ -136,3 +136,22 @@ def test_a_broken_socket_stops_writes_at_once() -> None:
         assert subscriber.queue.qsize() == 1
 
     asyncio.run(main())
+
+
+def test_two_started_now_may_wait_for_the_same_future() -> None:
+    """Both tasks take the shared future over (the first one to run used to
+    clear its "awaited" mark, and the second failed with a RuntimeError)."""
+
+    async def scenario() -> list[int]:
+        shared: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        async def wait_for_it() -> int:
+            return await shared
+
+        first, second = start_now(wait_for_it()), start_now(wait_for_it())
+        assert first is not None and second is not None
+        await asyncio.sleep(0)
+        shared.set_result(7)
+        return list(await asyncio.gather(first, second))
+
+    assert asyncio.run(scenario()) == [7, 7]

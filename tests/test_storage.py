@@ -178,7 +178,11 @@ def test_store_round_trip(database_url: str) -> None:
             seats = [SeatSpec("human", None, "Ann"), SeatSpec("bot", "easy")]
             spec = new_table_spec("knock", {}, seats, 0.5, seed=3)
             await store.create_table(spec, [token_digest("x"), None])
+            fresh = await store.load_table(spec.table_id)
+            assert fresh is not None and fresh.actions == [] and fresh.last_human_at == 0.0
+            before = time.time()
             await store.append_action(spec.table_id, 1, 0, "draw stock")
+            acted = time.time()
             await store.set_acknowledged(spec.table_id, 0, 2)
             await store.set_bot_delay(spec.table_id, 1.5)
             stored = await store.load_table(spec.table_id)
@@ -192,6 +196,12 @@ def test_store_round_trip(database_url: str) -> None:
             ]
             assert await store.table_ids("live") == [spec.table_id]
             await store.append_action(spec.table_id, 2, 1, "discard 7H", {"winners": [0]})
+            over = await store.load_table(spec.table_id)
+            assert over is not None and over.status == "over"
+            assert over.result == {"winners": [0]} and over.finished_at is not None
+            # The person's action, not the bot's after it (the abandon clock).
+            assert before <= over.last_human_at <= acted
+            assert [a.seat for a in over.actions] == [0, 1]
             assert await store.table_ids("live") == []
             total, rows = await store.list_tables("over", 10, 0)
             assert total == 1 and rows[0][1] == "over" and rows[0][4] == 2

@@ -7,6 +7,7 @@ Runs on SQLite and on PostgreSQL (tests/db_fixtures.py gives ``database_url``).
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -100,6 +101,48 @@ def test_an_append_to_an_unknown_table_is_refused(database_url: str) -> None:
         try:
             with pytest.raises(Exception, match=r"(?i)foreign key|constraint"):
                 await store.append_action("nope", 1, 0, "draw stock")
+        finally:
+            await store.close()
+
+    asyncio.run(run())
+
+
+def test_on_postgresql_an_append_does_not_wait_for_the_batch_under_way(
+    database_url: str, database_backend: str
+) -> None:
+    """A POST's append used to wait for the batch being written before its own
+    started (62% of them under load); on PostgreSQL batches go at once."""
+    if database_backend != "postgresql":
+        pytest.skip("SQLite writes through one thread: one batch at a time")
+
+    async def run() -> None:
+        store = await Store.open(database_url)
+        try:
+            for table_id in ("a", "b"):
+                await store.create_table(spec(table_id), ["d" * 64, None])
+            appends = store._appends
+            write = appends._write
+            held, release = asyncio.Event(), asyncio.Event()
+
+            async def slow_write(batch: list[Any]) -> None:
+                if any(item.table_id == "a" for item in batch):
+                    held.set()
+                    await release.wait()  # table a's batch stays under way
+                await write(batch)
+
+            appends._write = slow_write  # type: ignore[method-assign]
+            first = asyncio.create_task(store.append_action("a", 1, 0, "draw stock"))
+            try:
+                await asyncio.wait_for(held.wait(), 10)
+                # Stored while a's batch is still being written (one writer: never).
+                await asyncio.wait_for(store.append_action("b", 1, 0, "draw stock"), 10)
+                assert not first.done()
+            finally:
+                release.set()
+                await first
+            for table_id in ("a", "b"):
+                stored = await store.load_table(table_id)
+                assert stored is not None and [a.text for a in stored.actions] == ["draw stock"]
         finally:
             await store.close()
 

@@ -33,6 +33,9 @@ class _Rest:
         # in: the task sees the coroutine's own waits, exactly as if it had
         # run it from the start.
         waiting_on = self.waiting_on
+        # The task sees the future as a coroutine's await (see start_now).
+        if getattr(waiting_on, "_asyncio_future_blocking", None) is not None:
+            waiting_on._asyncio_future_blocking = True
         while True:
             try:
                 answer = yield waiting_on
@@ -66,6 +69,12 @@ def start_now(coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any] | None:
         waiting_on = coroutine.send(None)
     except StopIteration:
         return None
+    # A future yielded by an await is marked until a task takes it; until
+    # then another await of it raises ("await wasn't used with future":
+    # two appends started now, both waiting for the pool's opening). The
+    # mark is set again when the task takes it (_Rest).
+    if getattr(waiting_on, "_asyncio_future_blocking", None):
+        waiting_on._asyncio_future_blocking = False
     task = asyncio.get_running_loop().create_task(_finish(_Rest(coroutine, waiting_on)))
     # Whoever does not await it (the connection ended meanwhile) must not
     # leave a "Task exception was never retrieved" in the log.

@@ -161,6 +161,8 @@ class StoredTable:
     result: dict[str, Any] | None
     actions: list[StoredAction]
     acknowledged: dict[int, int] = field(default_factory=dict)
+    #: When a person last acted (the newest action of a human seat; 0 without).
+    last_human_at: float = 0.0
 
 
 def default_url(data_dir: Path) -> str:
@@ -255,6 +257,10 @@ class Store:
             self.notifies,
             self.direct,
             SqliteWriter(sqlite_file) if sqlite_file is not None else None,
+            # PostgreSQL: an append no longer waits for the batch under way to
+            # be written before its own starts (one writer: 62% of a POST's
+            # appends did, and the store was most of its time).
+            parallel=PARALLEL_WRITES if self.direct is not None else 1,
         )
 
     async def _announce(self, connection: AsyncConnection, table_id: str, what: str) -> None:
@@ -401,27 +407,32 @@ class Store:
             return list(await session.scalars(query))
 
     async def load_table(self, table_id: str) -> StoredTable | None:
+        """The table with its actions, and when its person last acted."""
+        if self.direct is not None:
+            # PostgreSQL: one statement, one round trip (through a session:
+            # BEGIN, the row, its actions, ROLLBACK, and another transaction
+            # for the person's last action; a POST landing on a process that
+            # had not loaded the table yet waited for all of them).
+            found = await self.direct.execute(
+                f"SELECT {_TABLE_COLUMNS}, (SELECT COALESCE(json_agg(json_build_array("
+                "a.seq, a.seat, a.text, a.at) ORDER BY a.seq), '[]') FROM actions a"
+                " WHERE a.table_id = t.id) FROM tables t WHERE t.id = %s",
+                (table_id,),
+            )
+            if not found:
+                return None
+            *columns, actions = found[0]
+            return _stored_table(TableRow(**dict(zip(_TABLE_KEYS, columns, strict=True))), actions)
         async with self._sessions() as session:
             row = await session.get(TableRow, table_id)
             if row is None:
                 return None
             actions = await session.execute(
-                select(ActionRow.seq, ActionRow.seat, ActionRow.text)
+                select(ActionRow.seq, ActionRow.seat, ActionRow.text, ActionRow.at)
                 .where(ActionRow.table_id == table_id)
                 .order_by(ActionRow.seq)
             )
-            return StoredTable(
-                spec=_spec_of(row),
-                token_digests=json.loads(row.token_digests_json),
-                status=row.status,
-                finished_at=row.finished_at,
-                result=json.loads(row.result_json) if row.result_json else None,
-                actions=[StoredAction(seq, seat, text) for seq, seat, text in actions],
-                acknowledged={
-                    int(seat): deals
-                    for seat, deals in json.loads(row.acknowledged_json or "{}").items()
-                },
-            )
+            return _stored_table(row, actions.all())
 
     async def list_tables(
         self, status: str | None, limit: int, offset: int, count_up_to: int | None = None
@@ -497,6 +508,10 @@ class _Append:
     done: asyncio.Future[None] | None = None
 
 
+#: PostgreSQL: batches of actions written at once, each on a connection of its own.
+PARALLEL_WRITES = 4
+
+
 class _GroupCommit:
     """Group commit of actions: one transaction for the appends that queued up
     while the previous one was being committed.
@@ -517,21 +532,30 @@ class _GroupCommit:
         notifies: bool = False,
         direct: DirectPool | None = None,
         sqlite: SqliteWriter | None = None,
+        parallel: int = 1,
     ) -> None:
         self.engine = engine
         self.notifies = notifies
         self.direct = direct
         #: A SQLite file: each batch in one hop to a writer thread (sqlite_writer.py).
         self.sqlite = sqlite
+        #: Batches written at once at most (each on its own connection).
+        self.parallel = parallel
         self.queue: list[_Append] = []
-        self.writer: asyncio.Task[None] | None = None
+        self.writers: list[asyncio.Task[None]] = []
 
     async def append(self, item: _Append) -> None:
         loop = asyncio.get_running_loop()
         item.done = loop.create_future()
         self.queue.append(item)
-        if self.writer is None or self.writer.done() or self.writer.get_loop() is not loop:
-            self.writer = loop.create_task(self._write_all())
+        writers = self.writers
+        if writers and (writers[0].done() or writers[0].get_loop() is not loop):
+            writers = self.writers = [w for w in writers if not w.done() and w.get_loop() is loop]
+        if len(writers) < self.parallel:
+            # A new batch starts at the next turn of the loop with what was
+            # queued until then, even while others are being written; past
+            # ``parallel`` the appends wait for the first writer free.
+            writers.append(loop.create_task(self._write_all()))
         # A caller that goes away cancels only its own future (settling skips
         # it), never the batch under way: no shield (a future and two
         # callbacks more per action) is needed for that.
@@ -539,9 +563,9 @@ class _GroupCommit:
 
     async def drain(self) -> None:
         """Wait until every queued append is written (or refused)."""
-        while self.writer is not None and not self.writer.done():
+        while live := [w for w in self.writers if not w.done()]:
             with contextlib.suppress(Exception):
-                await asyncio.shield(self.writer)
+                await asyncio.shield(live[0])
 
     async def _write_all(self) -> None:
         batch: list[_Append] = []
@@ -561,6 +585,7 @@ class _GroupCommit:
                 else:
                     for item in batch:
                         _settle(item, None)
+                batch = []
         except BaseException:
             # Cancelled (the loop is shutting down): nobody may wait forever.
             # An append whose outcome is unknown is reported as not stored;
@@ -569,6 +594,9 @@ class _GroupCommit:
                 _settle(item, ConnectionError("the store stopped while writing"))
             self.queue = []
             raise
+        finally:
+            with contextlib.suppress(ValueError):
+                self.writers.remove(asyncio.current_task())  # type: ignore[arg-type]
 
     async def _write(self, batch: list[_Append]) -> None:
         if self.sqlite is not None:
@@ -696,6 +724,29 @@ def upgrade_schema(connection: Connection) -> None:
     from pyrummy.server.migrations import upgrade
 
     upgrade(connection)
+
+
+#: The columns of ``tables``, in the order the direct read of a table lists them.
+_TABLE_KEYS = [column.key for column in TABLES_TABLE.columns]
+_TABLE_COLUMNS = ", ".join(f"t.{key}" for key in _TABLE_KEYS)
+
+
+def _stored_table(row: TableRow, actions: Sequence[Sequence[Any]]) -> StoredTable:
+    """A table read back: its row and its actions as (seq, seat, text, at)."""
+    spec = _spec_of(row)
+    humans = {i for i, seat in enumerate(spec.seats) if seat.kind == "human"}
+    return StoredTable(
+        spec=spec,
+        token_digests=json.loads(row.token_digests_json),
+        status=row.status,
+        finished_at=row.finished_at,
+        result=json.loads(row.result_json) if row.result_json else None,
+        actions=[StoredAction(seq, seat, text) for seq, seat, text, _ in actions],
+        acknowledged={
+            int(seat): deals for seat, deals in json.loads(row.acknowledged_json or "{}").items()
+        },
+        last_human_at=max((at for _, seat, _, at in actions if seat in humans), default=0.0),
+    )
 
 
 def _spec_of(row: TableRow) -> TableSpec:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SqlTimeoutError
 
@@ -642,7 +642,8 @@ class TableManager:
             raise TableError(410, "table.broken", table=table_id) from None
         table.on_change = self.on_change
         table.bot_pool = self.bot_pool
-        table.last_human_at = await self._last_human_action(table)
+        # (Read with the table: a query of its own cost a transaction per load.)
+        table.last_human_at = max(stored.last_human_at, table.spec.created_at)
         existing = self.tables.setdefault(table_id, table)
         existing.touched = existing.asked_at = time.monotonic()
         if existing is table and self.cluster is not None:
@@ -679,18 +680,6 @@ class TableManager:
         if seq is not None and seq != table.seq:
             raise TableError(409, "seat.stale", seq=table.seq)
         return await table.apply(seat, text)
-
-    async def _last_human_action(self, table: LiveTable) -> float:
-        if not table.humans:
-            return table.spec.created_at
-        async with self.store.transaction() as connection:
-            latest = await connection.scalar(
-                select(func.max(ACTIONS_TABLE.c.at)).where(
-                    ACTIONS_TABLE.c.table_id == table.table_id,
-                    ACTIONS_TABLE.c.seat.in_(table.humans),
-                )
-            )
-        return max(float(latest or 0.0), table.spec.created_at)
 
     # -- lifecycle ----------------------------------------------------------------
     def start_sweeping(self) -> None:
