@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
+from pyrummy.bots.gin_read import contradicted, earlier_refusals
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import CardSet
 from pyrummy.core.observation import Observation
@@ -69,6 +70,10 @@ DEFAULT_SELECTION = 10
 #: --hard-rollouts 16``): +0.23 [-0.49, +0.94] points a hand over not reading
 #: it (+3.50 against +3.27; not significant, adopted as the fitted model).
 DEFAULT_DISCARD_LIKELIHOOD = 0.03
+#: Likelihood of a re-deal per card the opponent gave back or drew over before
+#: its last turn that meets two meld partners in its re-dealt hand
+#: (:mod:`pyrummy.bots.gin_read`; 1: its earlier turns are not read).
+DEFAULT_EARLIER_LIKELIHOOD = 1.0
 #: Re-deals drawn to find one its opponent's last give-back explains before
 #: one that does not is kept (weighed ``discard_likelihood``).
 DISCARD_TRIES = 4
@@ -386,6 +391,8 @@ class Redeals:
     have gone into its melds: the play of the simple bot, of our medium bot
     and of most players); if none does, the last weighs
     ``discard_likelihood`` (1: the turn is not read, one re-deal each).
+    Each card of its earlier turns that its re-dealt hand holds two meld
+    partners of weighs ``earlier_likelihood`` (:mod:`pyrummy.bots.gin_read`).
     """
 
     def __init__(
@@ -398,6 +405,7 @@ class Redeals:
         pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD,
         selection: int = DEFAULT_SELECTION,
         discard_likelihood: float = DEFAULT_DISCARD_LIKELIHOOD,
+        earlier_likelihood: float = DEFAULT_EARLIER_LIKELIHOOD,
     ) -> None:
         me = observation.seat
         assert me is not None and observation.players == 2
@@ -413,12 +421,20 @@ class Redeals:
         self.passed = _passed_knock(observation, opponent)
         self.discard_likelihood = discard_likelihood
         self.give_back = last_give_back(observation, opponent) if discard_likelihood < 1 else None
+        self.earlier_likelihood = earlier_likelihood
+        self.refused = earlier_refusals(observation, opponent) if earlier_likelihood < 1 else 0
         self.extra = max(
             0, min(selection, _stock_draws(observation, opponent), len(self.pool) - self.missing)
         )
 
     def draw(self) -> tuple[int, list[int], float]:
         """One re-deal: (the opponent's hand, the stock drawn from its end, its weight)."""
+        theirs, stock, weight = self._read_last()
+        if self.refused:
+            weight *= self.earlier_likelihood ** contradicted(theirs, self.refused)
+        return theirs, stock, weight
+
+    def _read_last(self) -> tuple[int, list[int], float]:
         if self.give_back is None:
             return self._draw()
         for _ in range(DISCARD_TRIES):
@@ -479,6 +495,7 @@ def hold_values(
     pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD,
     selection: int = DEFAULT_SELECTION,
     discard_likelihood: float = DEFAULT_DISCARD_LIKELIHOOD,
+    earlier_likelihood: float = DEFAULT_EARLIER_LIKELIHOOD,
 ) -> HoldValues:
     """Knocking now with ``knock_card`` (an index) against playing on, on re-deals.
 
@@ -495,6 +512,7 @@ def hold_values(
         pass_likelihood=pass_likelihood,
         selection=selection,
         discard_likelihood=discard_likelihood,
+        earlier_likelihood=earlier_likelihood,
     )
     if not redeals.usable:
         return HoldValues(0.0, 0.0, 0.0, 0)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from pyrummy.bots.gin_hold import (
     DEFAULT_DISCARD_LIKELIHOOD,
+    DEFAULT_EARLIER_LIKELIHOOD,
     DEFAULT_PASS_LIKELIHOOD,
     DEFAULT_SELECTION,
     Play,
@@ -87,7 +88,8 @@ class Budget:
     """The re-deals a search makes, and how they are drawn.
 
     At most ``samples``; once ``clock()`` passes ``deadline``, no more (after
-    :data:`MIN_SAMPLES`). ``pass_likelihood``, ``selection`` and ``discard_likelihood`` are those of
+    :data:`MIN_SAMPLES`). ``pass_likelihood``, ``selection``, ``discard_likelihood`` and
+    ``earlier_likelihood`` are those of
     :class:`pyrummy.bots.gin_hold.Redeals`.
     """
 
@@ -97,6 +99,7 @@ class Budget:
     pass_likelihood: float = DEFAULT_PASS_LIKELIHOOD
     selection: int = DEFAULT_SELECTION
     discard_likelihood: float = DEFAULT_DISCARD_LIKELIHOOD
+    earlier_likelihood: float = DEFAULT_EARLIER_LIKELIHOOD
 
 
 def _redeals(
@@ -111,6 +114,7 @@ def _redeals(
         pass_likelihood=budget.pass_likelihood,
         selection=budget.selection,
         discard_likelihood=budget.discard_likelihood,
+        earlier_likelihood=budget.earlier_likelihood,
     )
     if not redeals.usable:
         return
