@@ -109,7 +109,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     for name in ("database_backend", "database_url"):
         if name not in metafunc.fixturenames:
             metafunc.fixturenames.append(name)
-    metafunc.parametrize("database_backend", BACKENDS, indirect=True)
+    # A test about one database's behaviour names it: @pytest.mark.backends("postgresql").
+    marker = metafunc.definition.get_closest_marker("backends")
+    backends = marker.args if marker is not None else BACKENDS
+    unknown = set(backends) - set(BACKENDS)
+    if unknown:
+        raise ValueError(f"unknown database backends {sorted(unknown)}; known: {BACKENDS}")
+    metafunc.parametrize("database_backend", backends, indirect=True)
 
 
 def sync_url(url: str) -> str:

@@ -294,6 +294,7 @@ def test_a_table_with_jokers_sends_even_cheap_bots_to_the_workers() -> None:
     assert asyncio.run(keys()) == ("easy:knock:2", None)
 
 
+@pytest.mark.backends("sqlite")  # no database involved: once is enough
 def test_shutdown_leaves_no_semaphore_behind() -> None:
     """uvicorn ends a process stopped by SIGTERM by raising the signal again, so
     no exit handler runs: the pool's queues must be closed (their named

@@ -107,13 +107,12 @@ def test_an_append_to_an_unknown_table_is_refused(database_url: str) -> None:
     asyncio.run(run())
 
 
+@pytest.mark.backends("postgresql")  # SQLite writes through one thread: one batch at a time
 def test_on_postgresql_an_append_does_not_wait_for_the_batch_under_way(
-    database_url: str, database_backend: str
+    database_url: str,
 ) -> None:
     """A POST's append used to wait for the batch being written before its own
     started (62% of them under load); on PostgreSQL batches go at once."""
-    if database_backend != "postgresql":
-        pytest.skip("SQLite writes through one thread: one batch at a time")
 
     async def run() -> None:
         store = await Store.open(database_url)
