@@ -92,8 +92,8 @@
   card searched too): +0.01 [-0.12, +0.14], off.
 * **Gin, reading its earlier turns (off, ``gin_hold_earlier``):** a re-deal
   weighs 0.55 (fitted) per card it refused earlier that its hand meets two meld
-  partners of (:mod:`pyrummy.bots.gin_read`): +0.14 [-0.21, +0.49] a hand
-  against the repaired bot, +0.08 [-0.13, +0.30] a pair in our gin against medium; not shown.
+  partners of (:mod:`pyrummy.bots.gin_read`): +0.09 [-0.18, +0.36] a hand
+  against the repaired bot (1,200 hands), +0.08 [-0.13, +0.30] a pair in our gin against medium; not shown.
 
 Draws are the medium bot's. Budget: knock decisions (knock rummy and gin)
 stop sampling at 30% of ``time_budget``; the knock rummy give-back search
