@@ -12,11 +12,11 @@ from pyrummy.bots.base import BotError
 from pyrummy.bots.gin_hold import (
     DEFAULT_DISCARD_LIKELIHOOD,
     DISCARD_TRIES,
-    GiveBack,
     Play,
     Redeals,
     last_give_back,
 )
+from pyrummy.bots.gin_read import GiveBack
 from pyrummy.bots.gin_search import Budget, discard_values, highest_deadwood, searched_discard
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import Card, CardSet

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from pyrummy.bots.gin_read import contradicted, earlier_refusals
+from pyrummy.bots.gin_read import GiveBack, contradicted, earlier_refusals, give_backs
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import CardSet
 from pyrummy.core.observation import Observation
@@ -326,47 +326,10 @@ def _selected_hand(hand: int, extra: int, known: int, play: Play) -> tuple[int, 
     return hand, dropped
 
 
-@dataclass(frozen=True)
-class GiveBack:
-    """A seat's last turn when it ended in a give-back: the card, and what it drew.
-
-    ``taken``: the up-card it drew (a mask; it could not give it back), 0
-    after a stock draw; ``passed``: the up-card it drew from the stock over
-    (an index; -1 when it took the up-card or the up-card is not known).
-    """
-
-    card: int
-    taken: int
-    passed: int
-
-
 def last_give_back(observation: Observation, seat: int) -> GiveBack | None:
     """``seat``'s last turn if it ended in a give-back (None if not, or it has not acted)."""
-    pile: list[int] = []
-    given = 0
-    last: GiveBack | None = None
-    taken = 0
-    passed = -1
-    for actor, action in observation.history:
-        kind = action.kind
-        if actor == seat:
-            last = None
-        if kind is ActionKind.DISCARD:
-            pile.append(action.cards[0].index)
-            given |= action.cards[0].bit
-            if actor == seat:
-                last = GiveBack(action.cards[0].index, taken, passed)
-        elif kind is ActionKind.DRAW_DISCARD:
-            if pile:
-                top = 1 << pile.pop()
-            else:  # the first up-card: the one card it is known to hold that nobody gave back
-                top = observation.known_cards[seat].mask & ~given
-                top = top if top.bit_count() == 1 else 0
-            if actor == seat:
-                taken, passed = top, -1
-        elif kind is ActionKind.DRAW_STOCK and actor == seat:
-            taken, passed = 0, pile[-1] if pile else -1
-    return last
+    turns, last_gave_back = give_backs(observation, seat)
+    return turns[-1] if last_gave_back else None
 
 
 def _passed_knock(observation: Observation, seat: int) -> bool:

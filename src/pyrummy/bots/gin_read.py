@@ -8,7 +8,7 @@ suit) is less likely: the partners must have come later.
 :class:`pyrummy.bots.gin_hold.Redeals` weighs such a re-deal
 ``earlier_likelihood`` for each card it contradicts (1: not read). The last
 turn is read more sharply there already (:func:`pyrummy.bots.gin_hold.last_give_back`),
-so it is left out here.
+so it is left out here. Both read the opponent's turns by :func:`give_backs`.
 
 Pure bit arithmetic on card masks (a card's index is ``suit * 13 + rank``,
 ace low: gin runs do not wrap).
@@ -20,6 +20,8 @@ ace low: gin runs do not wrap).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.observation import Observation
@@ -59,6 +61,53 @@ def contradicted(hand: int, cards: int) -> int:
     return count
 
 
+@dataclass(frozen=True)
+class GiveBack:
+    """A seat's turn that ended in a give-back: the card, and what it drew.
+
+    ``taken``: the up-card it drew (a mask; it could not give it back), 0
+    after a stock draw; ``passed``: the up-card it drew from the stock over
+    (an index; -1 when it took the up-card or the up-card is not known).
+    """
+
+    card: int
+    taken: int
+    passed: int
+
+
+def give_backs(observation: Observation, seat: int) -> tuple[list[GiveBack], bool]:
+    """``seat``'s turns that ended in a give-back, in order, and whether its
+    last action was one (the pile followed through the history)."""
+    pile: list[int] = []
+    given = 0
+    turns: list[GiveBack] = []
+    last_gave_back = False
+    taken = 0
+    passed = -1
+    for actor, action in observation.history:
+        kind = action.kind
+        if actor == seat:
+            last_gave_back = False
+        if kind is ActionKind.DISCARD:
+            card = action.cards[0]
+            pile.append(card.index)
+            given |= card.bit
+            if actor == seat:
+                turns.append(GiveBack(card.index, taken, passed))
+                last_gave_back = True
+        elif kind is ActionKind.DRAW_DISCARD:
+            if pile:
+                top = 1 << pile.pop()
+            else:  # the first up-card: the one card it is known to hold that nobody gave back
+                top = observation.known_cards[seat].mask & ~given
+                top = top if top.bit_count() == 1 else 0
+            if actor == seat:
+                taken, passed = top, -1
+        elif kind is ActionKind.DRAW_STOCK and actor == seat:
+            taken, passed = 0, pile[-1] if pile else -1
+    return turns, last_gave_back
+
+
 def earlier_refusals(observation: Observation, seat: int) -> int:
     """A mask of the cards ``seat`` gave back or drew from the stock over, before its last turn.
 
@@ -66,24 +115,9 @@ def earlier_refusals(observation: Observation, seat: int) -> int:
     over (the top of the pile when it drew from the stock) and the card it
     gave back; the cards of its last turn are left out.
     """
-    pile: list[int] = []
-    turns: list[int] = []
-    current = 0
-    for actor, action in observation.history:
-        kind = action.kind
-        if kind is ActionKind.DISCARD:
-            pile.append(action.cards[0].index)
-            if actor == seat:
-                turns.append(current | action.cards[0].bit)
-                current = 0
-        elif kind is ActionKind.DRAW_DISCARD:
-            if pile:
-                pile.pop()
-            if actor == seat:
-                current = 0
-        elif kind is ActionKind.DRAW_STOCK and actor == seat:
-            current = 1 << pile[-1] if pile else 0
     refused = 0
-    for turn in turns[:-1]:
-        refused |= turn
+    for turn in give_backs(observation, seat)[0][:-1]:
+        refused |= 1 << turn.card
+        if turn.passed >= 0:
+            refused |= 1 << turn.passed
     return refused & ~observation.known_cards[seat].mask

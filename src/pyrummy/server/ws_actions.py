@@ -239,8 +239,7 @@ class SocketActions:
                     # Right behind the move's event, in the same turn of the
                     # loop: after the shielded task, the ack came two turns
                     # later, and at 200 tables a turn can take milliseconds.
-                    ack = json.dumps({"type": "ack", "id": request_id, "seq": played.seq})
-                    self.table.deliver(self.subscriber, ack)
+                    self.table.deliver(self.subscriber, _ack(request_id, played.seq))
 
                 await _shielded(
                     self.play(
@@ -250,7 +249,7 @@ class SocketActions:
                 return None
             else:
                 table = await _shielded(self.continue_deal(self.table.table_id, self.token))
-            return json.dumps({"type": "ack", "id": request_id, "seq": table.seq})
+            return _ack(request_id, table.seq)
         except Refusal as exc:
             self.refusals += 1
             return self._error(exc.request_id, *error_parts(exc, self.lang))
@@ -274,6 +273,11 @@ class SocketActions:
         if wait is not None:
             body["retry_after"] = wait
         return json.dumps(body)
+
+
+def _ack(request_id: int | None, seq: int) -> str:
+    """The answer to a move or a "Next deal" that was played: the table's seq after it."""
+    return json.dumps({"type": "ack", "id": request_id, "seq": seq})
 
 
 async def _shielded(coroutine: Awaitable[LiveTable]) -> LiveTable:
