@@ -35,7 +35,7 @@ from pyrummy.bots.gin_hold import (
 from pyrummy.core.cards import Card
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
-from pyrummy.core.solver import deadwood_of_mask
+from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each
 from pyrummy.core.suit_tables import card_values
 
 #: Re-deals a search makes even when its deadline has passed.
@@ -246,8 +246,9 @@ def highest_deadwood(hand: int, cards: Sequence[int], rules: Rules) -> int:
     """
     values = card_values(rules.ace)
     now = deadwood_of_mask(hand, rules.ace)
+    without = deadwood_without_each(hand, rules.ace)
     loose = 0
     for index in cards:
-        if deadwood_of_mask(hand & ~(1 << index), rules.ace) == now - values[index]:
+        if without[index] == now - values[index]:
             loose |= 1 << index
     return highest_value(loose, values) if loose else -1
