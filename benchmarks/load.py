@@ -849,7 +849,7 @@ def start_server(
         # The floor: the same web stack doing no game work (ws_stub.py).
         stub = Path(__file__).resolve().parent / "ws_stub.py"
         command = [sys.executable, str(stub), "--app", args.against_stub, "--port", str(port)]
-        command += ["--event-chars", str(args.event_chars)]
+        command += ["--event-chars", str(args.event_chars), "--store", args.stub_store]
     env = dict(os.environ)
     if database_url:
         env["DATABASE_URL"] = database_url  # what an operator sets, as --database-url
@@ -934,6 +934,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         default=4200,
         help="--against-stub: characters per event (the real server's mean, as reported)",
+    )
+    parser.add_argument(
+        "--stub-store",
+        choices=("none", "sqlite", "sqlite-inline"),
+        default="none",
+        help="--against-stub: sqlite stores each move before its event, as the server"
+        " does (the real schema and SQLite writer): the floor of a server that"
+        " acknowledges only stored moves; sqlite-inline: the same writes in the loop's"
+        " thread (a diagnosis: the server must not block its loop so)",
     )
     parser.add_argument(
         "--generator-gc",

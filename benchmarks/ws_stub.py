@@ -22,6 +22,13 @@ is either
 * ``asgi``: a bare ASGI callable, no routing or middleware (what the
   framework adds is the difference).
 
+``--store sqlite`` adds the one piece of game work every design must keep:
+each move is stored before its event goes out, as the server stores it (a
+row of the real schema in a SQLite file, written by the server's own
+:class:`~pyrummy.server.sqlite_writer.SqliteWriter` in its thread, a table's
+row at its creation); so the stub's CPU per action is then the floor of any
+server on this stack that acknowledges only stored moves.
+
 Run by load.py (``load.py --against-stub fastapi``); alone for a look::
 
     .venv/bin/python benchmarks/ws_stub.py --app fastapi --port 8765
@@ -34,7 +41,11 @@ import asyncio
 import contextlib
 import itertools
 import json
+import tempfile
+import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -48,6 +59,8 @@ from pyrummy.server.connections import uvicorn_http, uvicorn_ws
 from pyrummy.server.ratelimit import ClientCounter, RateLimit, RateLimits
 from pyrummy.server.schemas import CreateTable
 from pyrummy.server.security import CatchAll, SecurityHeaders, WebSocketOrigins
+from pyrummy.server.sqlite_writer import SqliteWriter
+from pyrummy.server.storage import Base
 
 #: Mean characters of an event of the real server at load.py's default table
 #: (Knock Rummy, a person and two easy bots), as load.py reported it.
@@ -58,11 +71,65 @@ BOT_MOVES = 4
 Send = Callable[[str], Awaitable[None]]
 
 
+@dataclass
+class StubAppend:
+    """One move as the writer stores it (the fields of ``sqlite_writer.Append``)."""
+
+    table_id: str
+    seq: int
+    seat: int
+    text: str
+    result: dict[str, Any] | None
+    at: float
+
+
+class StubStore:
+    """Moves stored as the server stores them: the real schema, the real writer."""
+
+    def __init__(self, folder: Path, inline: bool = False) -> None:
+        path = folder / "stub.sqlite3"
+        #: A diagnosis: the writes in the event loop's thread (the server must not).
+        self.inline = inline
+        from sqlalchemy import create_engine
+
+        engine = create_engine(f"sqlite:///{path}")
+        Base.metadata.create_all(engine)  # the server's tables and indexes
+        engine.dispose()
+        self.writer = SqliteWriter(str(path))
+
+    async def create(self, table_id: str) -> None:
+        row = (table_id, time.time(), "knock", "{}", "[]", "[]", 0, 0, 0.8, "live")
+
+        def insert() -> None:
+            connection = self.writer._connect()
+            connection.execute(
+                "INSERT INTO tables (id, created_at, preset, options_json, seats_json,"
+                " token_digests_json, seed, first_dealer, bot_delay, status)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+
+        if self.inline:  # the connection then belongs to the loop's thread
+            insert()
+            return
+        await self.writer._submit(insert)
+
+    async def append(self, table_id: str, seq: int, seat: int, text: str) -> None:
+        append = StubAppend(table_id, seq, seat, text, None, time.time())
+        if self.inline:
+            self.writer._write([(table_id, seq, seat, text, append.at)], [])
+            return
+        await self.writer.write([append])
+
+
 class StubTable:
     """One table's turn order and sequence numbers; the messages it sends."""
 
-    def __init__(self, table_id: str, bot_delay: float, event_chars: int) -> None:
+    def __init__(
+        self, table_id: str, bot_delay: float, event_chars: int, store: StubStore | None = None
+    ) -> None:
         self.table_id = table_id
+        self.store = store
         self.bot_delay = bot_delay
         self.event_chars = event_chars
         self.seq = 0
@@ -102,6 +169,8 @@ class StubTable:
         else:
             return False
         self.seq += 1
+        if self.store is not None:
+            await self.store.append(self.table_id, self.seq, 0, text)
         if self.send is not None:
             await self.send(self.event(text))
         if self.phase == "bots" and (self.bot_task is None or self.bot_task.done()):
@@ -112,11 +181,14 @@ class StubTable:
         for move in range(BOT_MOVES):
             await asyncio.sleep(self.bot_delay)
             self.seq += 1
+            text = "draw stock" if move % 2 == 0 else "discard 5D"
+            if self.store is not None:
+                await self.store.append(self.table_id, self.seq, 1 + move // 2, text)
             if move == BOT_MOVES - 1:
                 self.phase = "draw"
             if self.send is not None:
                 with contextlib.suppress(Exception):  # the socket went away
-                    await self.send(self.event("draw stock" if move % 2 == 0 else "discard 5D"))
+                    await self.send(self.event(text))
 
     def stop(self) -> None:
         if self.bot_task is not None:
@@ -126,13 +198,16 @@ class StubTable:
 class Stub:
     """The stub's tables and the answers both apps give."""
 
-    def __init__(self, event_chars: int) -> None:
+    def __init__(self, event_chars: int, store: StubStore | None = None) -> None:
         self.event_chars = event_chars
+        self.store = store
         self.tables: dict[str, StubTable] = {}
         self.numbers = itertools.count(1)
 
-    def create(self, bot_delay: float) -> bytes:
-        table = StubTable(f"t{next(self.numbers)}", bot_delay, self.event_chars)
+    async def create(self, bot_delay: float) -> bytes:
+        table = StubTable(f"t{next(self.numbers)}", bot_delay, self.event_chars, self.store)
+        if self.store is not None:
+            await self.store.create(table.table_id)
         self.tables[table.table_id] = table
         return orjson.dumps(
             {
@@ -179,7 +254,7 @@ def fastapi_app(stub: Stub) -> FastAPI:
     @app.post("/api/tables", status_code=201, response_class=JSONBytes)
     async def create_table(body: CreateTable, request: Request) -> Response:
         delay = 0.8 if body.bot_delay is None else body.bot_delay
-        return JSONBytes(stub.create(delay), status_code=201)
+        return JSONBytes(await stub.create(delay), status_code=201)
 
     @app.websocket("/api/tables/{table_id}/ws")
     async def live(websocket: WebSocket, table_id: str) -> None:
@@ -218,7 +293,7 @@ def asgi_app(stub: Stub) -> Any:
             more = message.get("more_body", False)
         if scope["method"] == "POST" and scope["path"] == "/api/tables":
             delay = json.loads(body).get("bot_delay")
-            await reply(send, 201, stub.create(0.8 if delay is None else float(delay)))
+            await reply(send, 201, await stub.create(0.8 if delay is None else float(delay)))
         elif scope["path"] == "/api/presets":
             await reply(send, 200, b'{"presets": [], "bots": ["easy"]}')
         else:
@@ -266,8 +341,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--event-chars", type=int, default=EVENT_CHARS)
+    parser.add_argument(
+        "--store",
+        choices=("none", "sqlite", "sqlite-inline"),
+        default="none",
+        help="sqlite: store each move before its event, as the server does;"
+        " sqlite-inline: the same writes in the event loop's thread (a diagnosis)",
+    )
     args = parser.parse_args(argv)
-    stub = Stub(args.event_chars)
+    folder = Path(tempfile.mkdtemp(prefix="pyrummy-stub-"))
+    store = None if args.store == "none" else StubStore(folder, args.store == "sqlite-inline")
+    stub = Stub(args.event_chars, store)
     app = fastapi_app(stub) if args.app == "fastapi" else asgi_app(stub)
     # As cmd_serve.run serves the game.
     uvicorn.run(

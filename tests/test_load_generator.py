@@ -24,8 +24,8 @@ from pyrummy.core.rules import find_rules
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pyrummy_load", ROOT / "benchmarks" / "load.py")
+def _load_module(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -33,7 +33,7 @@ def _load() -> ModuleType:
     return module
 
 
-load = _load()
+load = _load_module("pyrummy_load", ROOT / "benchmarks" / "load.py")
 
 
 def test_percentile_is_nearest_rank() -> None:
@@ -166,3 +166,43 @@ def test_the_floor_stub_answers_as_the_server_with_events_of_the_given_size(
     assert result["human_actions"] / result["actions"] == pytest.approx(1 / 3, abs=0.1)
     user, system = result["server_cpu_user_system_ms_per_action"]
     assert user + system == pytest.approx(result["server_cpu_ms_per_action"], abs=0.01)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store", ["sqlite", "sqlite-inline"])
+def test_the_floor_stub_stores_each_move_before_its_event(tmp_path: Path, store: str) -> None:
+    out = tmp_path / "floor.json"
+    status = load.main(
+        [
+            "--tables", "3", "--think", "0.05", "--bot-delay", "0.05", "--ramp", "0.5",
+            "--warmup", "1", "--duration", "3", "--json", str(out), "--act-over", "ws",
+            "--against-stub", "fastapi", "--event-chars", "1500", "--stub-store", store,
+        ]
+    )  # fmt: skip
+    result = json.loads(out.read_text())
+    assert status == 0 and result["errors"] == 0, result["error_examples"]
+    assert result["human_actions"] > 5
+    assert result["ack_ms"]["n"] == result["human_actions"]
+
+
+@pytest.mark.parametrize("inline", [False, True])
+def test_the_stub_store_writes_the_server_s_rows(tmp_path: Path, inline: bool) -> None:
+    import asyncio
+    import sqlite3
+
+    stub = _load_module("pyrummy_ws_stub", ROOT / "benchmarks" / "ws_stub.py")
+
+    async def play() -> None:
+        store = stub.StubStore(tmp_path, inline)
+        await store.create("t1")
+        for seq, text in enumerate(["draw stock", "discard 5D"], start=1):
+            await store.append("t1", seq, seq % 2, text)
+        if not inline:
+            await store.writer.close()
+
+    asyncio.run(play())
+    with sqlite3.connect(tmp_path / "stub.sqlite3") as connection:
+        rows = connection.execute("SELECT table_id, seq, seat, text FROM actions ORDER BY seq")
+        assert rows.fetchall() == [("t1", 1, 1, "draw stock"), ("t1", 2, 0, "discard 5D")]
+        status = connection.execute("SELECT status FROM tables WHERE id = 't1'").fetchone()
+    assert status == ("live",)
