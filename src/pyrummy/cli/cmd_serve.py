@@ -74,7 +74,7 @@ def register(subparsers: Any) -> None:
         "--bot-think-limit",
         type=amount("seconds", 0.05, 60),
         default=5.0,
-        help="the longest one bot decision may take, in seconds (then a random legal action)",
+        help="the longest one bot decision may take, in seconds (then the simple bot moves)",
     )
     limits.add_argument(
         "--abandon-after",

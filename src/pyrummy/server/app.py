@@ -138,7 +138,7 @@ class Settings:
     #: Worker processes for bot decisions (0: a thread of the server process,
     #: where a slow bot holds the GIL that every table shares).
     bot_workers: int = 1
-    #: The longest one bot decision may take (seconds); then a random legal action.
+    #: The longest one bot decision may take (seconds); then the simple bot moves.
     bot_think_limit: float = DEFAULT_THINK_LIMIT
     #: When abandoned tables close and idle ones leave memory.
     lifecycle: Lifecycle = field(default_factory=Lifecycle)
