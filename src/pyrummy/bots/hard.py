@@ -266,7 +266,8 @@ class HardBot:
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
     on a time budget fewer if half of it runs out first), overruling the one-draw choice only by more
     than ``gin_search_margin`` (default 2) standard errors, the highest card
-    outside the melds a candidate too with ``gin_search_high``;
+    outside the melds a candidate too with ``gin_search_high``, its own side
+    in them holding for gin while the stock holds ``gin_search_wait`` (0: never);
     ``knock_value``: knock rummy, decide the knock by the learned model of
     :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
     for) when its predicted gain exceeds ``knock_value_margin``, with the
@@ -320,6 +321,7 @@ class HardBot:
         gin_search_draws: int = DEFAULT_GIN_SEARCH_DRAWS,
         gin_search_margin: float = DEFAULT_GIN_SEARCH_MARGIN,
         gin_search_high: bool = False,
+        gin_search_wait: int = 0,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -367,7 +369,7 @@ class HardBot:
         self.gin_search_candidates = gin_search_candidates
         self.gin_search_draws = gin_search_draws
         self.gin_search_margin = gin_search_margin
-        self.gin_search_high = gin_search_high
+        self.gin_search_high, self.gin_search_wait = gin_search_high, gin_search_wait
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -458,6 +460,7 @@ class HardBot:
             clock,
             discard_likelihood=self.gin_hold_discard,
             earlier_likelihood=self.gin_hold_earlier,
+            wait_stock=self.gin_search_wait,
         )
 
     def gin_searched_draw(
