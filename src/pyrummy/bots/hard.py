@@ -78,18 +78,18 @@
   discards, and ``gin_search_draws`` between the up-card and the stock, by
   play-outs to the hand's end on the same re-deals
   (:mod:`pyrummy.bots.gin_search`), overruling the one-draw choice only by
-  ``gin_search_margin`` paired standard errors. Against the repaired
-  OpenSpiel bot (``--hard-rollouts 16``): discards with margin 2 +0.91
-  [-0.04, +1.86] points a hand over 1,000 hands (without a margin -0.68),
-  and in games to 100 (seeds 1-4) it won 692 of 1,000 (69.2%; the hard
-  before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin against medium +0.98 [+0.05, +1.91] per duplicate pair
-  over the hard before (300 pairs, seed 4). Draws with margin 2 -0.85
-  [-1.70, +0.01], so they stay off (see benchmarks/README.md).
-* **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):**
-  both searches' re-deals explain its give-back and an up-card it passed
-  (:class:`pyrummy.bots.gin_hold.Redeals`): +0.23 [-0.49, +0.94] a hand (800
-  hands, seed 11; not significant). ``gin_search_high`` (the highest loose
-  card searched too): +0.01 [-0.12, +0.14], off.
+  ``gin_search_margin`` paired standard errors. Against the repaired OpenSpiel bot
+  (``--hard-rollouts 16``): discards with margin 2 +0.91 [-0.04, +1.86] points a hand over
+  1,000 hands (without a margin -0.68), and in games to 100 (seeds 1-4) it won 692 of 1,000
+  (69.2%; the hard before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin
+  against medium +0.98 [+0.05, +1.91] per duplicate pair over the hard before (300 pairs, seed
+  4). Draws with margin 2 -0.85 [-1.70, +0.01], so they stay off (see benchmarks/README.md).
+  Against the stock bot (1,800 hands, seeds 31-33): 256 re-deals, margin 0.5, +0.64 [-0.40,
+  +1.68]; play-outs holding for gin (``gin_search_wait=14``) +0.13 [-0.38, +0.64]: both off.
+* **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):** both searches'
+  re-deals explain its give-back and an up-card it passed (:class:`pyrummy.bots.gin_hold.Redeals`):
+  +0.23 [-0.49, +0.94] a hand (800 hands, seed 11; not significant). ``gin_search_high`` (the
+  highest loose card searched too): +0.01 [-0.12, +0.14], off.
 * **Gin, reading its earlier turns (off, ``gin_hold_earlier``):** a re-deal
   weighs 0.55 (fitted) per card it refused earlier that its hand meets two meld
   partners of (:mod:`pyrummy.bots.gin_read`): +0.09 [-0.18, +0.36] a hand
