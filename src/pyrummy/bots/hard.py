@@ -84,8 +84,8 @@
   (69.2%; the hard before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin
   against medium +0.98 [+0.05, +1.91] per duplicate pair over the hard before (300 pairs, seed
   4). Draws with margin 2 -0.85 [-1.70, +0.01], so they stay off (see benchmarks/README.md).
-  Against the stock bot (1,800 hands, seeds 31-33): 256 re-deals, margin 0.5, +0.64 [-0.40,
-  +1.68]; play-outs holding for gin (``gin_search_wait=14``) +0.13 [-0.38, +0.64]: both off.
+  Against the stock bot: 256 re-deals, margin 0.5, +0.59 [-0.21, +1.39] (3,000 hands, seeds
+  31-35); play-outs holding for gin (``gin_search_wait=14``) +0.13 [-0.38, +0.64] (1,800): off.
 * **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):** both searches'
   re-deals explain its give-back and an up-card it passed (:class:`pyrummy.bots.gin_hold.Redeals`):
   +0.23 [-0.49, +0.94] a hand (800 hands, seed 11; not significant). ``gin_search_high`` (the
