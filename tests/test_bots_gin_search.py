@@ -188,3 +188,30 @@ def test_the_default_hard_bot_searches_its_gin_discards_with_a_margin() -> None:
     off = HardBot(seed=1, rollouts=4, gin_search_samples=0)
     off.choose(view, legal)
     assert off.last_rollouts == 0
+
+
+def test_holding_for_gin_in_the_play_outs_changes_them_only_while_the_stock_is_long() -> None:
+    # Giving back KD or QH leaves 10 deadwood: a knock at the next chance unless holding for gin.
+    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC JC KD QH", "8S")
+    rules = find_rules(view.rules)
+    cards = [Card("KD").index, Card("QH").index]
+
+    def values(wait_stock: int) -> dict[int, float]:
+        budget = Budget(80, wait_stock=wait_stock)
+        return discard_values(view, cards, rules, random.Random(3), budget).values
+
+    knock_first = values(0)
+    # Holding while the stock holds 100 cards or more never holds: the same play-outs.
+    assert values(100) == knock_first
+    # Holding for gin until the stock's last cards plays the same re-deals out otherwise.
+    assert values(2) != knock_first
+
+
+def test_the_hard_bot_passes_its_play_out_plan_to_the_discard_search() -> None:
+    view = _gin_view("2S 3S 4S 7H 9D KC 9C TC KD QH 5D", "8S")
+    legal = [DISCARDS[card.index] for card in view.hand]
+    bot = HardBot(seed=1, rollouts=4, gin_search_wait=14)
+    assert bot.gin_search_budget(64).wait_stock == 14
+    assert HardBot(seed=1, rollouts=4).gin_search_budget(64).wait_stock == 0
+    assert bot.choose(view, legal).kind is ActionKind.DISCARD
+    assert bot.last_rollouts == 64

@@ -42,6 +42,8 @@ from pyrummy.core.suit_tables import card_values
 MIN_SAMPLES = 4
 #: This seat's plan in the play-outs: knock at the next legal chance.
 _KNOCK_AT_NEXT_CHANCE = 1
+#: This seat's plan in the play-outs: hold out for gin while the stock is long (``Budget.wait_stock``).
+_HOLD_FOR_GIN = 2
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,10 @@ class Budget:
     selection: int = DEFAULT_SELECTION
     discard_likelihood: float = DEFAULT_DISCARD_LIKELIHOOD
     earlier_likelihood: float = DEFAULT_EARLIER_LIKELIHOOD
+    #: This seat's plan in the play-outs: hold out for gin while the stock
+    #: holds this many cards or more, then knock at the next chance (0: knock
+    #: at the first chance throughout), as hard holds a knock for gin.
+    wait_stock: int = 0
 
 
 def _redeals(
@@ -138,11 +144,12 @@ def discard_values(
     play = Play(rules)
     hand = observation.hand.mask
     paired = _Paired(candidates)
+    plan = _HOLD_FOR_GIN if budget.wait_stock else _KNOCK_AT_NEXT_CHANCE
     for theirs, stock, weight in _redeals(observation, rules, rng, play, budget):
         points = [
             float(
                 play.play_out(
-                    hand & ~(1 << card), theirs, 1 << card, list(stock), _KNOCK_AT_NEXT_CHANCE, 0
+                    hand & ~(1 << card), theirs, 1 << card, list(stock), plan, budget.wait_stock
                 )
             )
             for card in candidates

@@ -78,18 +78,18 @@
   discards, and ``gin_search_draws`` between the up-card and the stock, by
   play-outs to the hand's end on the same re-deals
   (:mod:`pyrummy.bots.gin_search`), overruling the one-draw choice only by
-  ``gin_search_margin`` paired standard errors. Against the repaired
-  OpenSpiel bot (``--hard-rollouts 16``): discards with margin 2 +0.91
-  [-0.04, +1.86] points a hand over 1,000 hands (without a margin -0.68),
-  and in games to 100 (seeds 1-4) it won 692 of 1,000 (69.2%; the hard
-  before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin against medium +0.98 [+0.05, +1.91] per duplicate pair
-  over the hard before (300 pairs, seed 4). Draws with margin 2 -0.85
-  [-1.70, +0.01], so they stay off (see benchmarks/README.md).
-* **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):**
-  both searches' re-deals explain its give-back and an up-card it passed
-  (:class:`pyrummy.bots.gin_hold.Redeals`): +0.23 [-0.49, +0.94] a hand (800
-  hands, seed 11; not significant). ``gin_search_high`` (the highest loose
-  card searched too): +0.01 [-0.12, +0.14], off.
+  ``gin_search_margin`` paired standard errors. Against the repaired OpenSpiel bot
+  (``--hard-rollouts 16``): discards with margin 2 +0.91 [-0.04, +1.86] points a hand over
+  1,000 hands (without a margin -0.68), and in games to 100 (seeds 1-4) it won 692 of 1,000
+  (69.2%; the hard before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin
+  against medium +0.98 [+0.05, +1.91] per duplicate pair over the hard before (300 pairs, seed
+  4). Draws with margin 2 -0.85 [-1.70, +0.01], so they stay off (see benchmarks/README.md).
+  Against the stock bot: 256 re-deals, margin 0.5, +0.59 [-0.21, +1.39] (3,000 hands, seeds
+  31-35); play-outs holding for gin (``gin_search_wait=14``) +0.13 [-0.38, +0.64] (1,800): off.
+* **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):** both searches'
+  re-deals explain its give-back and an up-card it passed (:class:`pyrummy.bots.gin_hold.Redeals`):
+  +0.23 [-0.49, +0.94] a hand (800 hands, seed 11; not significant). ``gin_search_high`` (the
+  highest loose card searched too): +0.01 [-0.12, +0.14], off.
 * **Gin, reading its earlier turns (off, ``gin_hold_earlier``):** a re-deal
   weighs 0.55 (fitted) per card it refused earlier that its hand meets two meld
   partners of (:mod:`pyrummy.bots.gin_read`): +0.09 [-0.18, +0.36] a hand
@@ -266,7 +266,8 @@ class HardBot:
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
     on a time budget fewer if half of it runs out first), overruling the one-draw choice only by more
     than ``gin_search_margin`` (default 2) standard errors, the highest card
-    outside the melds a candidate too with ``gin_search_high``;
+    outside the melds a candidate too with ``gin_search_high``, its own side
+    in them holding for gin while the stock holds ``gin_search_wait`` (0: never);
     ``knock_value``: knock rummy, decide the knock by the learned model of
     :mod:`pyrummy.bots.knock_value` (None: at the table sizes it was trained
     for) when its predicted gain exceeds ``knock_value_margin``, with the
@@ -320,6 +321,7 @@ class HardBot:
         gin_search_draws: int = DEFAULT_GIN_SEARCH_DRAWS,
         gin_search_margin: float = DEFAULT_GIN_SEARCH_MARGIN,
         gin_search_high: bool = False,
+        gin_search_wait: int = 0,
         clock: Clock = time.perf_counter,
     ) -> None:
         if rollouts is not None and rollouts < 1:
@@ -367,7 +369,7 @@ class HardBot:
         self.gin_search_candidates = gin_search_candidates
         self.gin_search_draws = gin_search_draws
         self.gin_search_margin = gin_search_margin
-        self.gin_search_high = gin_search_high
+        self.gin_search_high, self.gin_search_wait = gin_search_high, gin_search_wait
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -458,6 +460,7 @@ class HardBot:
             clock,
             discard_likelihood=self.gin_hold_discard,
             earlier_likelihood=self.gin_hold_earlier,
+            wait_stock=self.gin_search_wait,
         )
 
     def gin_searched_draw(
