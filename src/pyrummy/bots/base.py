@@ -22,6 +22,7 @@ from pyrummy.core.observation import Observation
 from pyrummy.core.sampling import sample_deal
 
 if TYPE_CHECKING:
+    from pyrummy.core.cards import Card
     from pyrummy.core.deal import Deal
 
 #: Kinds that start a turn: the choice of where the card comes from.
@@ -104,3 +105,11 @@ def sample_or_none(observation: Observation, rng: random.Random) -> Deal | None:
         return sample_deal(observation, rng)
     except (RummyError, IndexError):
         return None
+
+
+def discard_of(give_backs: Iterable[Action], card: Card) -> Action | None:
+    """The face-up discard of ``card`` among ``give_backs`` (None: not among them)."""
+    for action in give_backs:
+        if action.kind is ActionKind.DISCARD and action.cards[0] == card:
+            return action
+    return None

@@ -104,7 +104,6 @@ until ``time_budget`` seconds are spent (then the draws so far).
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -112,6 +111,7 @@ from collections.abc import Sequence
 from pyrummy.bots.base import (
     GIVE_BACK_KINDS,
     BotError,
+    discard_of,
     first_of_kind,
     is_draw_decision,
     of_kind,
@@ -122,18 +122,14 @@ from pyrummy.bots.gin_hold import (
     DEFAULT_EARLIER_LIKELIHOOD,
     DEFAULT_PASS_LIKELIHOOD,
     DEFAULT_SELECTION,
-    hold_values,
 )
-from pyrummy.bots.gin_play import gin_discard_scores
-from pyrummy.bots.gin_safety import take_risks
-from pyrummy.bots.gin_search import STOCK, TAKE, Budget, draw_values, searched_discard
 from pyrummy.bots.hand import (
     best_give_back,
     cards_of,
-    completes_meld,
     give_back_order,
     values_of,
 )
+from pyrummy.bots.hard_gin import GinPlay
 from pyrummy.bots.knock_equity import (
     MAX_SAMPLES,
     THRESHOLD_PRIOR,
@@ -143,13 +139,12 @@ from pyrummy.bots.knock_equity import (
 )
 from pyrummy.bots.knock_model import ACTIVE_PRIOR, OpponentModel
 from pyrummy.bots.knock_value import KnockValueModel, learned_knock, load_model
-from pyrummy.bots.lookahead import expected_after_draw, unseen_mask
+from pyrummy.bots.lookahead import best_reply, unseen_mask
 from pyrummy.bots.medium import MediumBot
 from pyrummy.core.actions import Action, ActionKind
-from pyrummy.core.cards import Card
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules, find_rules
-from pyrummy.core.solver import deadwood_of_mask, deadwood_without_each
+from pyrummy.core.solver import deadwood_of_mask
 
 #: Seconds per decision (every search stops by 80% of it: a p95 of 0.25 s by construction).
 DEFAULT_TIME_BUDGET = 0.25
@@ -183,8 +178,6 @@ DEFAULT_OPPONENT_MODEL = False
 KNOCK_BUDGET_SHARE = 0.3
 #: Deadwood above which a knock-rummy knock is not weighed.
 KNOCK_CAP = 80
-#: Give-backs tried after each sampled draw (the least deadwood ones).
-REPLIES = 3
 #: Gin: a knock at this deadwood or less waits for gin while the stock is long
 #: (measured against medium, 600 pairs: 2 -> +0.06, 5 -> +0.17, 8 -> -0.31).
 DEFAULT_WAIT_FOR_GIN = 4
@@ -202,7 +195,7 @@ DEFAULT_GIN_KNOCK_BONUS = 0.0
 DEFAULT_GIN_HOLD_SAMPLES = 200
 #: Gin, two players: re-deals behind a discard played out to the hand's end
 #: (:mod:`pyrummy.bots.gin_search`; on a time budget at most that many, within
-#: :data:`GIN_SEARCH_BUDGET_SHARE` of it); 0: off.
+#: :data:`~pyrummy.bots.hard_gin.GIN_SEARCH_BUDGET_SHARE` of it); 0: off.
 DEFAULT_GIN_SEARCH_SAMPLES = 64
 #: Gin: the discards so searched (the lowest by the one-draw cost and reach).
 DEFAULT_GIN_SEARCH_CANDIDATES = 3
@@ -211,14 +204,12 @@ DEFAULT_GIN_SEARCH_CANDIDATES = 3
 DEFAULT_GIN_SEARCH_MARGIN = 2.0
 #: Gin, two players: re-deals behind the draw (take the up-card or the stock) so searched; 0: off.
 DEFAULT_GIN_SEARCH_DRAWS = 0
-#: Gin: share of the time budget the searched discard or draw may spend (after the knock's).
-GIN_SEARCH_BUDGET_SHARE = 0.5
 #: Melding games: deadwood a discard is worth per unit of chance that the next
 #: draw completes the hand (going out; at once, for the going-rummy bonus).
 MELDING_OUT_BONUS = 200.0
 
 
-class HardBot:
+class HardBot(GinPlay):
     """Deeper search on top of the medium bot's play.
 
     ``time_budget`` (seconds, default 0.25) or ``rollouts`` (sampled next
@@ -369,7 +360,8 @@ class HardBot:
         self.gin_search_candidates = gin_search_candidates
         self.gin_search_draws = gin_search_draws
         self.gin_search_margin = gin_search_margin
-        self.gin_search_high, self.gin_search_wait = gin_search_high, gin_search_wait
+        self.gin_search_high = gin_search_high
+        self.gin_search_wait = gin_search_wait
         self.knock_budget = (
             min(self.time_budget * KNOCK_BUDGET_SHARE, self.time_budget)
             if self.time_budget is not None
@@ -440,141 +432,6 @@ class HardBot:
         if self.gin_feed_weight > 0 or self.gin_reach_bonus or self.gin_knock_bonus:
             return self.gin_discard(observation, give_backs, preferred, rules, started)
         return preferred
-
-    def gin_search_budget(self, samples: int, started: float | None = None) -> Budget:
-        """A searched gin draw's or discard's re-deals, the decision ``started`` then (or now).
-
-        ``samples`` when ``rollouts`` fixes the work; on a time budget no more
-        than that, and fewer if its share of the budget, counted from the
-        decision's start, runs out first (so a fast machine plays what was
-        measured, and a slow one stops in time).
-        """
-        if self.time_budget is None:
-            deadline, clock = math.inf, None
-        else:
-            begun = self.clock() if started is None else started
-            deadline, clock = begun + self.time_budget * GIN_SEARCH_BUDGET_SHARE, self.clock
-        return Budget(
-            samples,
-            deadline,
-            clock,
-            discard_likelihood=self.gin_hold_discard,
-            earlier_likelihood=self.gin_hold_earlier,
-            wait_stock=self.gin_search_wait,
-        )
-
-    def gin_searched_draw(
-        self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
-    ) -> Action:
-        """Gin: take the up-card or draw from the stock, whichever plays out better."""
-        preferred = self.guide.choose_draw(observation, legal_actions, rules)
-        take = first_of_kind(legal_actions, ActionKind.DRAW_DISCARD)
-        stock = first_of_kind(legal_actions, ActionKind.DRAW_STOCK)
-        if take is None or stock is None or not observation.discard_pile:
-            return preferred
-        found = draw_values(
-            observation,
-            observation.discard_pile[-1].index,
-            rules,
-            self.rng,
-            self.gin_search_budget(self.gin_search_draws),
-        )
-        self.last_rollouts = found.samples
-        if not found.values:
-            return preferred
-        gain = found.values[TAKE] - found.values[STOCK]
-        if abs(gain) <= self.gin_search_margin * found.errors[TAKE] or gain == 0:
-            return preferred
-        return take if gain > 0 else stock
-
-    def gin_discard(
-        self,
-        observation: Observation,
-        give_backs: Sequence[Action],
-        preferred: Action,
-        rules: Rules,
-        started: float | None = None,
-    ) -> Action:
-        """Gin: the medium bot's discard cost, less the reach credits, plus the take risk.
-
-        Reach (:mod:`pyrummy.bots.gin_play`): ``gin_reach_bonus`` times the
-        chance that the next draw makes gin, ``gin_knock_bonus`` times the
-        chance that it allows a knock; risk (:mod:`pyrummy.bots.gin_safety`):
-        ``gin_feed_weight`` times the chance that the opponent takes the card.
-        """
-        budget = self.gin_search_budget(self.gin_search_samples, started)
-        costs = self.guide.discard_costs(observation, give_backs, rules)
-        if len(costs) <= 1:
-            return preferred
-        scores = gin_discard_scores(
-            observation,
-            costs,
-            rules,
-            reach_bonus=self.gin_reach_bonus,
-            knock_bonus=self.gin_knock_bonus,
-        )
-        if self.gin_feed_weight > 0:
-            risks = take_risks(observation, costs, self.rng)
-            scores = {card: v + self.gin_feed_weight * risks[card] for card, v in scores.items()}
-        if self.gin_search_samples and observation.players == 2:
-            searched, self.last_rollouts = searched_discard(
-                observation,
-                scores,
-                rules,
-                self.rng,
-                budget,
-                candidates=self.gin_search_candidates,
-                margin=self.gin_search_margin,
-                high=self.gin_search_high,
-            )
-            if searched is not None:
-                return _discard_of(give_backs, searched) or preferred
-        best = min(scores.values())
-        choice = max(
-            (c for c, v in scores.items() if v <= best + 1e-9),
-            key=lambda c: give_back_order(c, rules),
-        )
-        return _discard_of(give_backs, choice) or preferred
-
-    def gin_hold_knock(
-        self, observation: Observation, give_backs: Sequence[Action], rules: Rules, started: float
-    ) -> Action | None:
-        """Gin: the knock when it beats playing on (:mod:`pyrummy.bots.gin_hold`), else None.
-
-        Gin always goes down; otherwise the least-deadwood knock is weighed on
-        ``gin_hold_samples`` re-deals (30% of the budget from ``started`` when
-        on a time budget) against playing on.
-        """
-        knocks = [a for a in give_backs if a.kind is ActionKind.KNOCK]
-        if not knocks:
-            return None
-        hand = observation.hand.mask
-        left = {a.cards[0]: deadwood_of_mask(hand & ~a.cards[0].bit, rules.ace) for a in knocks}
-        least, card = best_give_back(left, rules)
-        knock = next(a for a in knocks if a.cards[0] == card)
-        if least == 0 or not any(a.kind is ActionKind.DISCARD for a in give_backs):
-            return knock
-        budget = self.knock_budget if self.rollouts is None else None
-        values = hold_values(
-            observation,
-            card.index,
-            rules,
-            self.rng,
-            samples=self.gin_hold_samples if budget is None else MAX_SAMPLES,
-            wait_stock=self.gin_wait_stock,
-            deadline=started + budget if budget is not None else float("inf"),
-            clock=self.clock if budget is not None else None,
-            pass_likelihood=self.gin_hold_pass,
-            selection=self.gin_hold_selection,
-            discard_likelihood=self.gin_hold_discard,
-            earlier_likelihood=self.gin_hold_earlier,
-        )
-        self.last_knock_samples = values.samples
-        if values.samples == 0 or values.now >= max(values.next, values.gin):
-            return knock
-        if values.gin > values.next:
-            return _discard_of(give_backs, card)
-        return None
 
     def choose_knock_rummy_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -681,47 +538,6 @@ class HardBot:
             return self.equity_selection
         return DEFAULT_EQUITY_SELECTION if players > 2 else 0
 
-    def gin_knock_or_wait(
-        self,
-        observation: Observation,
-        give_backs: Sequence[Action],
-        knock: Action,
-        rules: Rules,
-    ) -> Action:
-        """Gin: hold a knock of ``wait_for_gin`` deadwood or less for gin while the stock is long."""
-        if self.wait_for_gin <= 0 or observation.stock_count < self.gin_wait_stock:
-            return knock
-        left = deadwood_of_mask(observation.hand.mask & ~knock.cards[0].bit, rules.ace)
-        if left == 0 or left > self.wait_for_gin:
-            return knock
-        return _discard_of(give_backs, knock.cards[0]) or knock
-
-    def choose_gin_draw(
-        self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
-    ) -> Action:
-        """Gin: take the top discard when its one-draw outlook beats the stock's on average."""
-        preferred = self.guide.choose_draw(observation, legal_actions, rules)
-        take = first_of_kind(legal_actions, ActionKind.DRAW_DISCARD)
-        stock = first_of_kind(legal_actions, ActionKind.DRAW_STOCK)
-        if take is None or stock is None or not observation.discard_pile:
-            return preferred
-        hand = observation.hand.mask
-        top = observation.discard_pile[-1].bit
-        if completes_meld(hand, observation.discard_pile[-1], rules):
-            return take
-        unseen = unseen_mask(observation)
-        draws = [card.bit for card in cards_of(unseen)]
-        if not draws:
-            return preferred
-        if self.rollouts is not None:
-            draws = [self.rng.choice(draws) for _ in range(self.rollouts)]
-        taken = _best_reply(hand | top, unseen, rules.ace, keep=top)
-        total = 0.0
-        for bit in draws:
-            total += _best_reply(hand | bit, unseen & ~bit, rules.ace)
-        self.last_rollouts = len(draws)
-        return take if taken < total / len(draws) else stock
-
     # -- the give-back search -------------------------------------------------------
     def choose_discard(
         self,
@@ -759,7 +575,7 @@ class HardBot:
         for bit in draws:
             rest = unseen & ~bit
             for card in shortlist:
-                totals[card] += _best_reply(hand & ~card.bit | bit, rest, rules.ace)
+                totals[card] += best_reply(hand & ~card.bit | bit, rest, rules.ace)
             done += 1
             if deadline is not None and self.clock() > deadline:
                 break
@@ -770,18 +586,7 @@ class HardBot:
             for card in shortlist
         }
         choice = best_give_back(scores, rules, slack=1e-9)[1]
-        return _discard_of(give_backs, choice) or preferred
-
-
-def _best_reply(hand: int, unseen: int, ace: str, keep: int = 0) -> float:
-    """After a draw: the best one-draw outlook over the few least-deadwood give-backs.
-
-    Cards in ``keep`` (a discard just taken) are not given back.
-    """
-    without = deadwood_without_each(hand, ace)
-    allowed = [index for index in without if not keep >> index & 1]
-    tried = sorted(allowed, key=lambda index: (without[index], -index))[:REPLIES]
-    return min(expected_after_draw(hand & ~(1 << index), unseen, ace) for index in tried)
+        return discard_of(give_backs, choice) or preferred
 
 
 def _an_opponent_passed(observation: Observation) -> bool:
@@ -790,10 +595,3 @@ def _an_opponent_passed(observation: Observation) -> bool:
         seat != observation.seat and action.kind is ActionKind.DISCARD
         for seat, action in observation.history
     )
-
-
-def _discard_of(give_backs: Sequence[Action], card: Card) -> Action | None:
-    for action in give_backs:
-        if action.kind is ActionKind.DISCARD and action.cards[0] == card:
-            return action
-    return None

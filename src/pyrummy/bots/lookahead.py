@@ -19,7 +19,10 @@ a hand), so a whole discard choice costs well under a millisecond.
 from __future__ import annotations
 
 from pyrummy.core.observation import Observation
-from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask
+from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask, deadwood_without_each
+
+#: :func:`best_reply`: give-backs tried after a draw (the least deadwood ones).
+REPLIES = 3
 
 
 def unseen_mask(observation: Observation) -> int:
@@ -84,3 +87,14 @@ def best_after_taking(hand: int, card_bit: int, ace: str) -> int:
     0
     """
     return best_discards_of_mask(hand | card_bit, ace, keep=card_bit)[0]
+
+
+def best_reply(hand: int, unseen: int, ace: str, keep: int = 0) -> float:
+    """After a draw: the best one-draw outlook over the few least-deadwood give-backs.
+
+    Cards in ``keep`` (a discard just taken) are not given back.
+    """
+    without = deadwood_without_each(hand, ace)
+    allowed = [index for index in without if not keep >> index & 1]
+    tried = sorted(allowed, key=lambda index: (without[index], -index))[:REPLIES]
+    return min(expected_after_draw(hand & ~(1 << index), unseen, ace) for index in tried)
