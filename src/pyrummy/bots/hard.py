@@ -73,7 +73,7 @@
   3 cards instead of 10: -1.05 [-1.48, -0.62] against the rule, uniform
   re-deals -1.14 (they price knocking now at +40 where the truth is +11:
   ``benchmarks/gin_hold_calibration.py``).
-* **Gin, discards by play-outs (on: 64 re-deals, margin 2; draws off):**
+* **Gin, discards by play-outs (on: 256 re-deals, margin 0.5; draws off):**
   ``gin_search_samples`` chooses among the ``gin_search_candidates`` best
   discards, and ``gin_search_draws`` between the up-card and the stock, by
   play-outs to the hand's end on the same re-deals
@@ -84,8 +84,10 @@
   (69.2%; the hard before 876 of 1,300 on seeds 1-3, 67.4%: not significant); in our gin
   against medium +0.98 [+0.05, +1.91] per duplicate pair over the hard before (300 pairs, seed
   4). Draws with margin 2 -0.85 [-1.70, +0.01], so they stay off (see benchmarks/README.md).
-  Against the stock bot: 256 re-deals, margin 0.5, +0.59 [-0.21, +1.39] (3,000 hands, seeds
-  31-35); play-outs holding for gin (``gin_search_wait=14``) +0.13 [-0.38, +0.64] (1,800): off.
+  Since 2 Dec (session 27) 256 re-deals overruling at 0.5 (was 64 at 2): against the stock
+  bot +1.06 [+0.46, +1.65] points a hand over 64 at 2, paired over 5,400 hands (seeds 31-39);
+  on a time budget the re-deals stop at half of it, so a loaded machine makes fewer.
+  Play-outs holding for gin (``gin_search_wait=14``) +0.13 [-0.38, +0.64] (1,800): off.
 * **Gin, reading the opponent's last turn (on, ``gin_hold_discard`` 0.03):** both searches'
   re-deals explain its give-back and an up-card it passed (:class:`pyrummy.bots.gin_hold.Redeals`):
   +0.23 [-0.49, +0.94] a hand (800 hands, seed 11; not significant). ``gin_search_high`` (the
@@ -196,12 +198,13 @@ DEFAULT_GIN_HOLD_SAMPLES = 200
 #: Gin, two players: re-deals behind a discard played out to the hand's end
 #: (:mod:`pyrummy.bots.gin_search`; on a time budget at most that many, within
 #: :data:`~pyrummy.bots.hard_gin.GIN_SEARCH_BUDGET_SHARE` of it); 0: off.
-DEFAULT_GIN_SEARCH_SAMPLES = 64
+DEFAULT_GIN_SEARCH_SAMPLES = 256
 #: Gin: the discards so searched (the lowest by the one-draw cost and reach).
 DEFAULT_GIN_SEARCH_CANDIDATES = 3
 #: Gin: standard errors by which a searched choice must beat the heuristic's to replace it
-#: (without one the search swaps good one-draw choices for noisy ones among near-equals).
-DEFAULT_GIN_SEARCH_MARGIN = 2.0
+#: (without one the search swaps good one-draw choices for noisy ones among near-equals;
+#: 2 suited 64 re-deals, 0.5 suits 256).
+DEFAULT_GIN_SEARCH_MARGIN = 0.5
 #: Gin, two players: re-deals behind the draw (take the up-card or the stock) so searched; 0: off.
 DEFAULT_GIN_SEARCH_DRAWS = 0
 #: Melding games: deadwood a discard is worth per unit of chance that the next
@@ -251,12 +254,12 @@ class HardBot(GinPlay):
     its hand meets two meld partners of, and ``gin_hold_discard`` when its last
     give-back did not leave its least deadwood or it drew over an up-card
     that fit (default 0.03, fitted; 1: not read; both the knock and the
-    searched discard); ``gin_search_samples`` (default 64) and
+    searched discard); ``gin_search_samples`` (default 256) and
     ``gin_search_draws`` (default 0: off; two players): choose among the
     ``gin_search_candidates`` best discards, and between the up-card and the
     stock, by play-outs on that many re-deals (:mod:`pyrummy.bots.gin_search`;
     on a time budget fewer if half of it runs out first), overruling the one-draw choice only by more
-    than ``gin_search_margin`` (default 2) standard errors, the highest card
+    than ``gin_search_margin`` (default 0.5) standard errors, the highest card
     outside the melds a candidate too with ``gin_search_high``, its own side
     in them holding for gin while the stock holds ``gin_search_wait`` (0: never);
     ``knock_value``: knock rummy, decide the knock by the learned model of
