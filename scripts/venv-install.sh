@@ -24,10 +24,12 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 
 echo "Installing $what into $venv (pip install -e '.[$extras]'; first run only) ..."
-# pip's own output, one line a package it fetches; its errors go to stderr untouched.
+# pip's own output, one line a package it fetches (from an index, or a local
+# wheel: "Processing"); its errors go to stderr untouched.
 "$venv/bin/python" -m pip install --progress-bar off -e ".[$extras]" \
-  | { grep --line-buffered -E '^(Collecting|Installing collected packages)' \
+  | { grep --line-buffered -E '^(Collecting|Processing|Installing collected packages)' \
       | sed -u -E -e 's/^Collecting ([A-Za-z0-9_.-]+).*/  fetching \1/' \
+          -e 's#^Processing [^ ]*/([A-Za-z0-9_.]+)-[0-9][^ /]*( .*)?$#  fetching \1#' \
           -e 's/^Installing collected packages: .*/  installing them .../' || true; }
 
 size=$(du -sm "$venv" | cut -f1)
