@@ -41,7 +41,7 @@ unit: $(STAMP)
 	bash scripts/pg-cluster.sh run $(BIN)/pytest -n 2
 
 # The tests that need nothing but the core (no database, server or browser):
-# a minute or two, the quick check while working on the rules or the bots.
+# the quick check while working on the rules or the bots.
 core-tests: $(STAMP)
 	$(BIN)/pytest -n 2 -p no:cacheprovider $$($(BIN)/python scripts/core_tests.py)
 
