@@ -1,22 +1,31 @@
 # Two entry points that work on a fresh machine: `make run` and `make test`.
-# Each creates .venv and installs what it needs first.
+# Each creates .venv and installs what it needs first: `make run` only the
+# web game's packages (the `web` extra), `make test` everything the tests
+# need (`.[all,dev]`), upgrading a venv that `make run` made.
 PYTHON ?= python3
+HOST ?= 127.0.0.1
+PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
+# One stamp per install: the web game's, and the whole one of the tests.
+WEB_STAMP := $(VENV)/.web-stamp
 STAMP := $(VENV)/.installed-stamp
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck unit test-pythons docs bench system-deps clean
+.PHONY: run test lint typecheck unit core-tests test-pythons docs bench system-deps clean
+
+$(WEB_STAMP): pyproject.toml
+	@PYTHON=$(PYTHON) bash scripts/venv-install.sh $(VENV) web "the web game's packages"
+	@touch $(WEB_STAMP)
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[all,dev]'
-	touch $(STAMP)
+	@PYTHON=$(PYTHON) bash scripts/venv-install.sh $(VENV) all,dev "every extra and the test tools"
+	@touch $(STAMP) $(WEB_STAMP)
 
-run: $(STAMP)
-	$(BIN)/pyrummy serve --host 127.0.0.1 --port 8000
+run: $(WEB_STAMP)
+	@echo "Serving the web game on http://$(HOST):$(PORT) (Ctrl-C stops it; games are kept in data/)"
+	$(BIN)/pyrummy serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
@@ -30,6 +39,11 @@ typecheck: $(STAMP)
 # PostgreSQL: a throwaway cluster for this run, stopped at the end.
 unit: $(STAMP)
 	bash scripts/pg-cluster.sh run $(BIN)/pytest -n 2
+
+# The tests that need nothing but the core (no database, server or browser):
+# the quick check while working on the rules or the bots.
+core-tests: $(STAMP)
+	$(BIN)/pytest -n 2 -p no:cacheprovider $$($(BIN)/python scripts/core_tests.py)
 
 system-deps:
 	bash scripts/system-deps.sh

@@ -164,6 +164,59 @@ def test_every_module_of_the_tournament_is_on_its_api_page() -> None:
         assert f"automodule:: pyrummy.tournament.{module}\n" in page, module
 
 
+# The README is for users: what the project is, how to install and use it.
+# Measured results live in benchmarks/results/ (each with its date, command
+# and machine), their history in git and CHANGELOG.md.
+README_MAX_LINES = 250
+DATED = re.compile(
+    r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
+    r"|\b\d{1,2}:\d{2}(?::\d{2})? ?UTC\b|\bsession \d+",
+)
+
+
+def dated_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if DATED.search(line)]
+
+
+def test_the_readme_is_short_and_holds_no_dated_measurement() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= README_MAX_LINES
+    assert dated_lines(text) == []
+
+
+def test_the_dated_measurement_check_finds_dates() -> None:
+    found = dated_lines(
+        "SQLite, 1 process (2 Dec 05:33)\nmeasured 29 November\nat 07:14 UTC\n"
+        "since session 27\nknock 2-5 players, 25 rum bonus, 1.35 ms per action\n"
+    )
+    assert len(found) == 4
+
+
+# Relative links in the repository's own Markdown files (README, CONTRIBUTING,
+# the changelog, the benchmarks' pages) name files that exist.
+LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+REPOSITORY_PAGES = [
+    ROOT / "README.md",
+    ROOT / "CONTRIBUTING.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "benchmarks" / "README.md",
+    *sorted((ROOT / "benchmarks" / "results").glob("*.md")),
+]
+
+
+@pytest.mark.parametrize("page", REPOSITORY_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_repository_page_links_resolve(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    broken = []
+    for match in LINK.finditer(text):
+        target = match["target"].split("#", 1)[0]
+        if not target or "://" in target or target.startswith("mailto:"):
+            continue
+        if not (page.parent / target).exists():
+            broken.append(match["target"])
+    assert broken == []
+
+
 # README images: PyPI shows only absolute image URLs, and the project has no
 # public home yet, so the one place that decides is pyproject.toml's
 # [project.urls] "Source": once it names the repository, every image must be

@@ -65,6 +65,16 @@ def test_wheel_metadata_core_has_no_dependency(wheel: zipfile.ZipFile) -> None:
     assert "pyrummy = pyrummy.cli.main:main" in entry_points
 
 
+def test_the_web_extra_brings_the_cli_that_serves_it(wheel: zipfile.ZipFile) -> None:
+    # `pyrummy serve` is a subcommand of the CLI, which needs the cli extra:
+    # `pip install 'pyrummy[web]'` (what `make run` installs) must bring it.
+    (metadata_name,) = (n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+    metadata = Parser().parsestr(wheel.read(metadata_name).decode())
+    web = [r for r in metadata.get_all("Requires-Dist") or [] if 'extra == "web"' in r]
+    assert any(r.replace(" ", "").startswith("pyrummy[cli]") for r in web), web
+    assert any(r.startswith("fastapi") for r in web), web
+
+
 def test_importing_the_core_loads_no_third_party_module() -> None:
     code = (
         "import sys, pyrummy\n"
