@@ -32,13 +32,14 @@ RLCard's agent plays the gin games; our bots and programs play every game.
 from __future__ import annotations
 
 import ast
+import shutil
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from pyrummy.arena.errors import ArenaError
-from pyrummy.arena.protocol import Fault, ProcessBot
+from pyrummy.arena.protocol import Fault, ProcessBot, split_command
 from pyrummy.bots import BOT_NAMES, make_bot
 from pyrummy.bots.base import Bot, BotError
 from pyrummy.core.actions import Action
@@ -118,6 +119,12 @@ def check_entrant(spec: EntrantSpec, game: Game) -> None:
     """Refuse an entrant that cannot play ``game`` or whose library is missing."""
     if spec.kind == "openspiel" and not game.openspiel:
         raise ArenaError(f"{spec.text} plays only OpenSpiel's own gin: use --game openspiel-gin")
+    if spec.kind == "cmd":
+        program = split_command(spec.name)[0]
+        if shutil.which(program) is None:
+            raise ArenaError(
+                f"{spec.text}: no program {program!r} to run (not found or not executable)"
+            )
     if spec.kind == "rlcard":
         if game.rules.family != "gin":
             raise ArenaError(f"{spec.text} plays only gin games, not {game.name}")
@@ -202,14 +209,19 @@ class Player:
         self._process: ProcessBot | None = None
         if spec.kind == "cmd":
             self._process = ProcessBot(
-                spec.name, game.rules, time_limit, game.name, label=spec.text
+                spec.name,
+                game.rules,
+                time_limit,
+                game.name,
+                label=spec.text,
+                on_decision=lambda seconds: self.tally.add(seconds, time_limit),
             )
 
     def bot(self, seat: int, seed: int, players: int) -> Bot:
         """Our-interface bot for one deal in ``seat``."""
         if self._process is not None:
             self._process.start_deal(seat, seed, players)
-            return _TimedBot(self._process, self.tally, self.time_limit)
+            return self._process
         if self.spec.kind == "rlcard":
             from pyrummy.arena.peers import RLCardGinRuleBot
 

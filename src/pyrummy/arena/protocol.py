@@ -36,7 +36,7 @@ import select
 import shlex
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -130,6 +130,7 @@ class ProcessBot:
         *,
         label: str | None = None,
         start_limit: float = START_LIMIT,
+        on_decision: Callable[[float], None] | None = None,
     ) -> None:
         self.argv = split_command(command)
         self.name = label or f"cmd:{command}"
@@ -137,6 +138,7 @@ class ProcessBot:
         self.time_limit = time_limit
         self.start_limit = start_limit
         self.game = game
+        self.on_decision = on_decision
         self.faults: list[Fault] = []
         self.decisions = 0
         self.vector = False
@@ -277,6 +279,8 @@ class ProcessBot:
         fallback = legal_actions[0]
         reason = self._ensure_started()
         if reason is not None:
+            if self.on_decision is not None:
+                self.on_decision(0.0)
             return self._fault(reason, "the program is not running", fallback)
         space = action_space(self.rules)
         ids = [space.encode(action) for action in legal_actions]
@@ -295,7 +299,10 @@ class ProcessBot:
             from pyrummy.research.encoding import encode_observation
 
             message["vector"] = [float(v) for v in encode_observation(observation)]
+        started = time.perf_counter()
         answer, reason = self._ask(message, self.time_limit)
+        if self.on_decision is not None:  # the answer's time, not the program's start
+            self.on_decision(time.perf_counter() - started)
         if answer is None:
             return self._fault(reason, f"no answer within {self.time_limit:g} s", fallback)
         chosen = _read_answer(answer, legal_actions, ids, space)
