@@ -7,8 +7,9 @@ installed by hand, ``pip install rlcard==1.2.0``).
 - ``openspiel:simple``: ``pyspiel.make_simple_gin_rummy_bot`` as OpenSpiel
   ships it, in OpenSpiel's ``gin_rummy``.
 - ``openspiel:ismcts``: ``open_spiel.python.algorithms.ismcts.ISMCTSBot``
-  (UCT constant 2, one random rollout per leaf, the most visited move), its
-  random numbers from the deal's seed.
+  (UCT constant 2, one random rollout per leaf, the most visited move), all
+  its random numbers (the rollouts and the worlds it samples) from the
+  deal's seed.
 - ``rlcard:gin-rule``: RLCard's ``GinRummyNoviceRuleAgent`` behind our bot
   interface (:class:`RLCardGinRuleBot`): it goes gin when it can, else
   knocks when it can, else discards a card that leaves the least deadwood;
@@ -58,7 +59,7 @@ def make_openspiel_bot(
     if not isinstance(uct_c, int | float):
         raise ValueError(f"openspiel:ismcts uct_c: a number, not {uct_c!r}")
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    return ismcts.ISMCTSBot(
+    bot = ismcts.ISMCTSBot(
         game,
         evaluator,
         uct_c=float(uct_c),
@@ -66,6 +67,14 @@ def make_openspiel_bot(
         random_state=rng,
         allow_inconsistent_action_sets=True,
     )
+
+    def resample(state: Any, player: int) -> Any:
+        # Its own resampler draws from an unseeded sampler; this one from the seed.
+        sampler = pyspiel.UniformProbabilitySampler(int(rng.randint(2**31)), 0.0, 1.0)
+        return state.resample_from_infostate(player, sampler)
+
+    bot.set_resampler(resample)
+    return bot
 
 
 class RLCardGinRuleBot:

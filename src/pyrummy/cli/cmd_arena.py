@@ -232,8 +232,14 @@ class _progress:
     def __enter__(self) -> Any:
         try:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-            from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
         except ImportError:  # pragma: no cover - the cli extra brings rich
             return self.advance
         console = Console(stderr=True)
