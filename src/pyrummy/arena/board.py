@@ -20,11 +20,13 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyrummy.arena.entrants import Player
 from pyrummy.arena.schedule import ArenaConfig, Board, deck_seed
 
 
-def play_board(task: tuple[ArenaConfig, Board]) -> dict[str, object]:
+def play_board(task: tuple[ArenaConfig, Board]) -> dict[str, Any]:
     """Play one board (a module-level function: worker processes and Ray call it)."""
     config, board = task
     game = config.resolved_game()

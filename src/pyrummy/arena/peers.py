@@ -130,8 +130,10 @@ class RLCardGinRuleBot:
         hand = np.zeros((5, 52), dtype=np.int8)
         for card in observation.hand:
             hand[0, card.index] = 1
-        state = {"legal_actions": OrderedDict((number, None) for number in sorted(ours))}
-        state["obs"] = hand
+        state: dict[str, Any] = {
+            "legal_actions": OrderedDict((number, None) for number in sorted(ours)),
+            "obs": hand,
+        }
         saved = np.random.get_state()
         np.random.seed(self.rng.randrange(2**32))
         try:

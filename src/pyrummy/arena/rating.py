@@ -51,7 +51,7 @@ class Ratings:
 
     def expected_score(self, i: int, j: int) -> float:
         """The fitted chance that ``i`` wins a board against ``j``."""
-        return 1.0 / (1.0 + 10.0 ** ((self.ratings[j] - self.ratings[i]) / 400.0))
+        return float(1.0 / (1.0 + 10.0 ** ((self.ratings[j] - self.ratings[i]) / 400.0)))
 
 
 def fit_ratings(

@@ -139,12 +139,12 @@ def run_arena(
             key = record_key(record)
             if key in wanted:
                 done[key] = record
-        with path.open("r+b") as handle:  # drop a line cut short, end on a newline
-            handle.truncate(found.good_length)
+        with path.open("r+b") as cut:  # drop a line cut short, end on a newline
+            cut.truncate(found.good_length)
             if found.good_length:
-                handle.seek(found.good_length - 1)
-                if handle.read(1) != b"\n":
-                    handle.write(b"\n")
+                cut.seek(found.good_length - 1)
+                if cut.read(1) != b"\n":
+                    cut.write(b"\n")
     elif path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(results_header(config)) + "\n", encoding="utf-8")
