@@ -19,7 +19,7 @@ well an entrant is placed *relative to the anchor*.
 >>> games = [(0, 1, 1.0)] * 30 + [(0, 1, 0.0)] * 10 + [(1, 2, 1.0)] * 30 + [(1, 2, 0.0)] * 10
 >>> fit = fit_ratings(3, games, anchor=1, anchor_rating=1000.0)
 >>> [round(r) for r in fit.ratings]
-[1184, 1000, 816]
+[1185, 1000, 815]
 >>> fit.low[1] == fit.high[1] == 1000.0
 True
 """
