@@ -26,31 +26,39 @@ from pyrummy.arena import (
     summarize,
 )
 from pyrummy.arena.peers import RLCardGinRuleBot
+from pyrummy.arena.protocol import MAX_STARTS
 from pyrummy.bots import make_bot
 from pyrummy.cli.main import main
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import new_deal
+from pyrummy.research.encoding import observation_size
 
 ROOT = Path(__file__).resolve().parents[1]
 JS_BOT = f"cmd:node {ROOT / 'examples' / 'arena_bot.js'}"
 
 # A bot program in Python (another process) that logs every message it gets
 # and misbehaves as its first argument says: "good" (first legal action),
-# "slow" (sleeps past the limit at its 2nd decision, once), "illegal" (answers an
+# "vector" (asks for the research encoding too), "crash" (exits at once), "slow" (sleeps past the
+# limit at its 2nd decision, once), "illegal" (answers an
 # action it was not offered at its 2nd decision), "garbled" (answers noise).
 PROGRAM = textwrap.dedent(
     """
     import json, os, sys, time
     mode, log = sys.argv[1], open(sys.argv[2], "a")
+    if mode == "crash":
+        log.write("start\\n")
+        sys.exit(1)
     decisions = 0
     for line in sys.stdin:
         message = json.loads(line)
         log.write(message["type"] + "\\n"); log.flush()
         if message["type"] == "hello":
-            print(json.dumps({"name": "test-" + mode, "protocol": 1}), flush=True)
+            print(json.dumps({"name": "test-" + mode, "vector": mode == "vector"}), flush=True)
         elif message["type"] == "decision":
             decisions += 1
             legal = message["legal"]
+            if "vector" in message:
+                log.write("vector-%d\\n" % len(message["vector"]))
             if decisions == 2 and mode == "slow" and not os.path.exists(sys.argv[2] + ".slept"):
                 open(sys.argv[2] + ".slept", "w").close()  # once: the restarted program is quick
                 time.sleep(5)
@@ -237,6 +245,23 @@ def test_a_program_hears_hello_deals_decisions_results_and_bye(tmp_path: Path) -
     assert messages.index("deal") < messages.index("decision")
 
 
+def test_a_program_may_ask_for_the_research_encoding(tmp_path: Path) -> None:
+    entrant, log = program(tmp_path, "vector")
+    (record,) = run_arena(ArenaConfig("knock", ("simple", entrant), 1, 3), None)
+    seen = log.read_text().split()
+    assert seen.count(f"vector-{observation_size(2)}") == record["tallies"][entrant]["decisions"]
+    _, plain_log = program(tmp_path, "good")
+    run_arena(ArenaConfig("knock", ("simple", program(tmp_path, "good")[0]), 1, 3), None)
+    assert not any(word.startswith("vector") for word in plain_log.read_text().split())
+
+
+def test_worker_processes_give_the_results_of_one_process(tmp_path: Path) -> None:
+    config = ArenaConfig(game="knock", entrants=("simple", "random", JS_BOT), decks=2, seed=6)
+    one = run_arena(config, None)
+    two = run_arena(config, tmp_path / "two.jsonl", workers=2)
+    assert [comparable(r) for r in two] == [comparable(r) for r in one]
+
+
 def test_a_program_that_runs_out_of_time_is_cut_off_and_its_move_played_for_it(
     tmp_path: Path,
 ) -> None:
@@ -250,6 +275,7 @@ def test_a_program_that_runs_out_of_time_is_cut_off_and_its_move_played_for_it(
     assert log.read_text().split().count("hello") == 2
     # The fallback is the first legal action: what the well-behaved program plays there.
     polite = run_arena(ArenaConfig("gin", ("simple", good), 1, 3, time_limit=0.5), None)[0]
+
     def play(deal: dict[str, object]) -> tuple[object, ...]:
         return deal["points"], deal["net"], deal["outcome"], deal["actions"]
 
@@ -338,3 +364,15 @@ def test_the_ladder_ranks_the_entrants_and_the_command_writes_it(tmp_path: Path)
     best = max(range(2), key=lambda k: expected.ratings.ratings[k])
     assert f"`{config.entrants[best]}`" in rows[0]
     assert main(["arena", "--bots", "simple,grandmaster", "--results", str(tmp_path / "x")]) == 2
+
+
+def test_a_program_that_cannot_start_is_tried_three_times_then_every_decision_faults(
+    tmp_path: Path,
+) -> None:
+    entrant, log = program(tmp_path, "crash")
+    (record,) = run_arena(ArenaConfig("knock", ("simple", entrant), 1, 3), None)
+    tally = record["tallies"][entrant]
+    assert len(tally["faults"]) == tally["decisions"] > 3
+    assert {fault["reason"] for fault in tally["faults"]} == {"exited"}
+    assert log.read_text().split() == ["start"] * MAX_STARTS
+    assert all(deal["outcome"] for deal in record["deals"])  # both deals were played out
