@@ -7,6 +7,7 @@ process group and every process of its session, by their ids.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -93,10 +94,8 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         ray.shutdown()
         for pid in _session_members(head.pid):
-            try:
+            with contextlib.suppress(ProcessLookupError):  # gone already
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         head.wait()
 
 
