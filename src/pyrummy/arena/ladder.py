@@ -36,6 +36,7 @@ class EntrantSummary:
     score: float  # boards won, ties as halves
     points_per_deal: float  # against the field, every board alike
     decisions: int
+    seconds: float  # thinking time over all decisions
     late: int
     faults: int
     slowest: float
@@ -65,7 +66,7 @@ def summarize(
         raise ValueError(f"anchor {anchor!r} is not an entrant ({', '.join(labels)})")
     games: list[tuple[int, int, float]] = []
     per_pair: dict[tuple[int, int], list[dict[str, Any]]] = {}
-    totals = {label: [0, 0.0, 0.0, 0, 0, 0, 0.0] for label in labels}
+    totals = {label: [0, 0.0, 0.0, 0, 0, 0, 0.0, 0.0] for label in labels}
     for record in records:
         a, b = (index[label] for label in record["pair"])
         games.append((a, b, float(record["score"])))
@@ -81,6 +82,7 @@ def summarize(
             t[4] += tally["late"]
             t[5] += len(tally["faults"])
             t[6] = max(t[6], tally["slowest"])
+            t[7] += tally["seconds"]
     pairs = []
     for (a, b), found in sorted(per_pair.items()):
         points = [r["margin"] / len(r["deals"]) for r in found]
@@ -92,6 +94,7 @@ def summarize(
             score=float(t[1]),
             points_per_deal=float(t[2]) / t[0] if t[0] else math.nan,
             decisions=int(t[3]),
+            seconds=float(t[7]),
             late=int(t[4]),
             faults=int(t[5]),
             slowest=float(t[6]),
@@ -133,10 +136,12 @@ def ladder_markdown(ladder: Ladder, *, command: str, game: str, software: dict[s
         f"Rating: Bradley-Terry on boards won (a tie is half a win), Elo scale, "
         f"{anchor} fixed at {ratings.ratings[ratings.anchor]:.0f}; "
         f"{100 * ratings.confidence:.0f}% intervals from the Fisher information. "
-        "Points per deal: against the whole field, each board alike.",
+        "Points per deal: against the whole field, each board alike. "
+        "ms/decision: mean thinking time (wall clock, on the machine that played).",
         "",
-        "| rank | entrant | rating | interval | boards | won | points/deal | late | faults |",
-        "|---:|:---|---:|:---|---:|---:|---:|---:|---:|",
+        "| rank | entrant | rating | interval | boards | won | points/deal | ms/decision "
+        "| late | faults |",
+        "|---:|:---|---:|:---|---:|---:|---:|---:|---:|---:|",
     ]
     for rank, k in enumerate(order, start=1):
         entrant = ladder.entrants[k]
@@ -149,9 +154,10 @@ def ladder_markdown(ladder: Ladder, *, command: str, game: str, software: dict[s
             interval = f"[{ratings.low[k]:.0f}, {ratings.high[k]:.0f}]"
         shown = "n/a" if math.isnan(rating) else f"{rating:.0f}"
         won = 100 * entrant.score / entrant.boards if entrant.boards else math.nan
+        thinking = 1000 * entrant.seconds / entrant.decisions if entrant.decisions else 0.0
         lines.append(
             f"| {rank} | `{entrant.label}` | {shown} | {interval} | {entrant.boards} | "
-            f"{won:.1f}% | {_signed(entrant.points_per_deal)} | {entrant.late} | "
+            f"{won:.1f}% | {_signed(entrant.points_per_deal)} | {thinking:.1f} | {entrant.late} | "
             f"{entrant.faults} |"
         )
     lines += [
