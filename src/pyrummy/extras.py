@@ -25,6 +25,7 @@ EXTRA_MODULES: Final[dict[str, tuple[str, ...]]] = {
     "tournament": ("rich", "matplotlib", "scipy"),
     "web": ("fastapi", "uvicorn", "pydantic", "sqlalchemy"),
     "research": ("pettingzoo", "gymnasium", "numpy", "pyspiel"),
+    "ray": ("ray",),
 }
 
 

@@ -78,6 +78,13 @@ def register(subparsers: Any) -> None:
         "--workers", type=whole_number(1, 64), default=1, help="worker processes (default 1)"
     )
     parser.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="play the decks as Ray tasks on the cluster at ADDRESS (auto, local or "
+        "HOST:PORT; needs pyrummy[ray]); the results equal a local run's",
+    )
+    parser.add_argument(
         "--hard-budget",
         type=amount("seconds", 0, 60, above_low=True),
         default=None,
@@ -177,6 +184,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=lambda n: progress.advance(task, n),
             known_bots=BOT_NAMES,
+            ray_address=args.ray,
         )
     elapsed = time.perf_counter() - started
     files: list[Path] = []

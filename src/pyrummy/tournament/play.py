@@ -8,9 +8,7 @@
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -18,6 +16,7 @@ from typing import Final
 from pyrummy.bots import make_bot
 from pyrummy.core.deal import new_deal
 from pyrummy.core.seeds import bot_seed
+from pyrummy.tournament.runner import run_tasks
 from pyrummy.tournament.schedule import (
     TournamentConfig,
     TournamentError,
@@ -167,33 +166,26 @@ def run_decks(
     config: TournamentConfig,
     workers: int = 1,
     progress: ProgressCallback | None = None,
+    ray_address: str | None = None,
 ) -> list[DeckResult]:
     """Play every deck of ``config``; ``progress(n)`` is called as ``n`` more
-    deals finish. Results come back in deck order whatever the worker count."""
+    deals finish. Results come back in deck order whatever the worker count,
+    and are the same on a Ray cluster (``ray_address``, see
+    :mod:`pyrummy.tournament.runner`)."""
     if workers < 1:
         raise TournamentError(f"workers: need at least 1, got {workers}")
-    chunks = chunk_decks(config.decks, workers)
+    # On a cluster the chunks are sized for its CPUs, not for this machine's workers.
+    chunks = chunk_decks(config.decks, workers if ray_address is None else max(workers, 16))
     results: dict[int, DeckResult] = {}
-    if workers == 1:
-        for chunk in chunks:
-            for deck_result in play_decks(config, chunk):
-                results[deck_result.deck] = deck_result
-            if progress is not None:
-                progress(len(chunk) * config.players)
-    else:
-        # spawn, not fork: the caller may run threads (a progress bar), and a
-        # forked child could inherit one of their locks held.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            pending: set[Future[list[DeckResult]]] = {
-                pool.submit(play_decks, config, chunk) for chunk in chunks
-            }
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    chunk_results = future.result()
-                    for deck_result in chunk_results:
-                        results[deck_result.deck] = deck_result
-                    if progress is not None:
-                        progress(len(chunk_results) * config.players)
+    tasks = [(config, chunk) for chunk in chunks]
+    for _, chunk_results in run_tasks(_play_chunk, tasks, workers=workers, ray_address=ray_address):
+        for deck_result in chunk_results:
+            results[deck_result.deck] = deck_result
+        if progress is not None:
+            progress(len(chunk_results) * config.players)
     return [results[deck] for deck in range(config.decks)]
+
+
+def _play_chunk(task: tuple[TournamentConfig, list[int]]) -> list[DeckResult]:
+    config, decks = task
+    return play_decks(config, decks)

@@ -139,9 +139,11 @@ def run_tournament(
     workers: int = 1,
     progress: ProgressCallback | None = None,
     known_bots: Iterable[str] | None = None,
+    ray_address: str | None = None,
 ) -> TournamentResult:
     """Validate ``config``, play every deck (over ``workers`` processes) and
     summarize. ``known_bots`` (default: :data:`pyrummy.bots.BOT_NAMES`)
-    are the names accepted."""
+    are the names accepted; ``ray_address`` plays the decks on a Ray cluster
+    (:mod:`pyrummy.tournament.runner`), with the same results."""
     config.validate(BOT_NAMES if known_bots is None else known_bots)
-    return summarize(config, run_decks(config, workers, progress))
+    return summarize(config, run_decks(config, workers, progress, ray_address))
