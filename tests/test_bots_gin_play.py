@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyrummy.bots import HardBot
+from pyrummy.bots import HardBot, HardConfig
 from pyrummy.bots.gin_play import gin_discard_scores, reach_chances
-from pyrummy.bots.hard import DEFAULT_GIN_REACH_BONUS
 from pyrummy.bots.lookahead import unseen_mask
 from pyrummy.core.actions import parse_action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet
@@ -82,15 +81,9 @@ def test_a_large_gin_reach_bonus_keeps_the_hand_closer_to_gin() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("reach", "knock"), [(DEFAULT_GIN_REACH_BONUS, 0.0), (0.0, 20.0), (120.0, 5.0)]
-)
-def test_hard_gin_reach_decisions_depend_only_on_what_the_seat_sees(
-    reach: float, knock: float
-) -> None:
+@pytest.mark.parametrize("reach", [HardConfig().gin_reach_bonus, 0.0, 120.0])
+def test_hard_gin_reach_decisions_depend_only_on_what_the_seat_sees(reach: float) -> None:
     def bot() -> HardBot:
-        return HardBot(
-            seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=reach, gin_knock_bonus=knock
-        )
+        return HardBot(seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=reach)
 
     assert_gin_decisions_ignore_hidden_cards(bot, range(20, 30), random.Random(8))

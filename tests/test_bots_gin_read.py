@@ -5,10 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-import pytest
-
 from pyrummy.bots import HardBot, SimpleBot
-from pyrummy.bots.base import BotError
 from pyrummy.bots.gin_hold import (
     DEFAULT_DISCARD_LIKELIHOOD,
     DISCARD_TRIES,
@@ -18,6 +15,7 @@ from pyrummy.bots.gin_hold import (
 )
 from pyrummy.bots.gin_read import GiveBack
 from pyrummy.bots.gin_search import Budget, discard_values, highest_deadwood, searched_discard
+from pyrummy.bots.hard_gin import GinPlay
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.deal import Deal, new_deal
@@ -126,19 +124,13 @@ def test_reading_decisions_depend_only_on_what_the_seat_sees() -> None:
         other = sample_deal(seen, rng)
 
         def reading() -> HardBot:
-            return HardBot(seed=2, rollouts=4, gin_search_samples=12, gin_hold_discard=0.03)
+            return HardBot(seed=2, rollouts=4, gin_search_samples=12)
 
         first = reading().choose(seen, deal.legal_actions())
         again = reading().choose(other.observe(seat), other.legal_actions())
         assert first == again
         checked += 1
     assert checked >= 30
-
-
-def test_a_likelihood_outside_zero_to_one_is_refused() -> None:
-    for wrong in (-0.1, 1.5):
-        with pytest.raises(BotError):
-            HardBot(rollouts=4, gin_hold_discard=wrong)
 
 
 def test_the_highest_card_outside_the_melds_is_found() -> None:
@@ -172,9 +164,8 @@ def test_the_race_candidate_joins_the_searched_discards() -> None:
 
 
 def test_the_default_hard_bot_reads_the_opponents_last_turn() -> None:
-    bot = HardBot(rollouts=4)
-    assert bot.gin_hold_discard == DEFAULT_DISCARD_LIKELIHOOD < 1
-    assert bot.gin_search_budget(8).discard_likelihood == DEFAULT_DISCARD_LIKELIHOOD
+    budget = GinPlay(HardBot(rollouts=4).context).search_budget(8)
+    assert budget.discard_likelihood == DEFAULT_DISCARD_LIKELIHOOD < 1
 
 
 def test_an_up_card_passed_that_would_have_fit_is_unexplained() -> None:

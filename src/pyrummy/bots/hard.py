@@ -58,10 +58,15 @@ class FamilyPlay(Protocol):
 
 
 class MeldingPlay:
-    """The melding games: the medium bot's play, its discards reaching for a complete hand."""
+    """The melding games: a medium bot's play (by default one reaching for a complete hand)."""
 
-    def __init__(self, seed: int | None, clock: Clock) -> None:
-        self.bot = MediumBot(seed, MediumConfig(out_bonus=MELDING_OUT_BONUS), clock=clock)
+    def __init__(self, bot: MediumBot) -> None:
+        self.bot = bot
+
+    @classmethod
+    def reaching(cls, seed: int | None, clock: Clock) -> MeldingPlay:
+        """The medium bot whose discards weigh :data:`MELDING_OUT_BONUS` per chance of going out."""
+        return cls(MediumBot(seed, MediumConfig(out_bonus=MELDING_OUT_BONUS), clock=clock))
 
     def choose(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -96,7 +101,7 @@ class HardBot:
         self.plays: Mapping[Family, FamilyPlay] = {
             "knock": KnockRummyPlay(self.context),
             "gin": GinPlay(self.context),
-            "melding": MeldingPlay(seed, clock),
+            "melding": MeldingPlay.reaching(seed, clock),
         }
 
     @property
