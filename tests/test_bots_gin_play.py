@@ -52,16 +52,16 @@ REACH_HAND = "8S 9S TS 4H 6H 3D 6C 8C 9C TC JC"
 REACH_PILE = "6S KD QD KH QH TH KS QS 9D TD"
 
 
-def test_gin_discard_scores_subtract_the_reach_credits() -> None:
+def test_gin_discard_scores_subtract_the_reach_credit() -> None:
     view = _gin_view(REACH_HAND, REACH_PILE)
     rules = find_rules("gin")
     costs = {card: float(card.index) for card in view.hand}
-    scores = gin_discard_scores(view, costs, rules, reach_bonus=40.0, knock_bonus=7.0)
+    scores = gin_discard_scores(view, costs, rules, reach_bonus=40.0)
     unseen = unseen_mask(view)
     for card, cost in costs.items():
-        gin, knock = reach_chances(view.hand.mask & ~card.bit, unseen, "low", rules.knock_limit)
-        assert scores[card] == pytest.approx(cost - 40.0 * gin - 7.0 * knock)
-    assert gin_discard_scores(view, costs, rules, reach_bonus=0, knock_bonus=0) == costs
+        gin, _ = reach_chances(view.hand.mask & ~card.bit, unseen, "low", rules.knock_limit)
+        assert scores[card] == pytest.approx(cost - 40.0 * gin)
+    assert gin_discard_scores(view, costs, rules, reach_bonus=0) == costs
 
 
 def test_a_large_gin_reach_bonus_keeps_the_hand_closer_to_gin() -> None:

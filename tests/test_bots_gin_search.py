@@ -10,11 +10,8 @@ from pyrummy.bots import HardBot, SimpleBot
 from pyrummy.bots.base import BotError, is_draw_decision
 from pyrummy.bots.gin_search import (
     MIN_SAMPLES,
-    STOCK,
-    TAKE,
     Budget,
     discard_values,
-    draw_values,
     searched_discard,
 )
 from pyrummy.core.actions import DISCARDS, ActionKind
@@ -79,15 +76,6 @@ def test_the_searched_discard_is_one_of_the_candidates() -> None:
     assert one == (None, 0)
 
 
-def test_an_up_card_that_allows_a_knock_plays_out_better_than_the_stock() -> None:
-    # 8C makes 7C 8C 9C TC: deadwood 5D after giving back QH, a knock at once.
-    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
-    rules = find_rules(view.rules)
-    found = draw_values(view, Card("8C").index, rules, random.Random(1), Budget(60))
-    assert found.samples == 60
-    assert found.values[TAKE] > found.values[STOCK]
-
-
 def test_the_searches_stop_at_the_deadline_after_the_minimum() -> None:
     view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
     rules = find_rules(view.rules)
@@ -98,10 +86,6 @@ def test_the_searches_stop_at_the_deadline_after_the_minimum() -> None:
 
     found = discard_values(view, cards, rules, random.Random(1), Budget(500, 3.0, late))
     assert found.samples == MIN_SAMPLES
-    ten = _gin_view("2S 3S 4S 7H 7D 7C 9C TC QH 5D", "8C")
-    up = Card("8C").index
-    drawn = draw_values(ten, up, rules, random.Random(1), Budget(500, 3.0, late))
-    assert drawn.samples == MIN_SAMPLES
 
 
 def test_negative_search_counts_are_refused() -> None:
@@ -163,20 +147,3 @@ def test_the_default_hard_bot_searches_its_gin_discards_with_a_margin() -> None:
     off = HardBot(seed=1, rollouts=4, gin_search_samples=0)
     off.choose(view, legal)
     assert off.last_rollouts == 0
-
-
-def test_holding_for_gin_in_the_play_outs_changes_them_only_while_the_stock_is_long() -> None:
-    # Giving back KD or QH leaves 10 deadwood: a knock at the next chance unless holding for gin.
-    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC JC KD QH", "8S")
-    rules = find_rules(view.rules)
-    cards = [Card("KD").index, Card("QH").index]
-
-    def values(wait_stock: int) -> dict[int, float]:
-        budget = Budget(80, wait_stock=wait_stock)
-        return discard_values(view, cards, rules, random.Random(3), budget).values
-
-    knock_first = values(0)
-    # Holding while the stock holds 100 cards or more never holds: the same play-outs.
-    assert values(100) == knock_first
-    # Holding for gin until the stock's last cards plays the same re-deals out otherwise.
-    assert values(2) != knock_first

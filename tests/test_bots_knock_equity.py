@@ -9,10 +9,9 @@ import pytest
 
 from pyrummy.bots import HardBot
 from pyrummy.bots.hard_context import DEFAULT_TIME_BUDGET
-from pyrummy.bots.knock_equity import MIN_SAMPLES, estimate_draw, estimate_knock
+from pyrummy.bots.knock_equity import MIN_SAMPLES, estimate_knock
 from pyrummy.bots.policies import PANEL, PolicyBot, make_policy
 from pyrummy.core.actions import ActionKind
-from pyrummy.core.cards import ALL_CARDS, Card, parse_card_list
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.rules import find_rules
 from pyrummy.core.solver import best_discards_of_mask
@@ -189,35 +188,6 @@ def test_the_default_knock_rule_is_the_medium_re_deals() -> None:
     assert bot.choose(observation, legal) in legal
     assert bot.last_knock_samples == 0
     assert bot.guide.last_knock_samples == 8
-
-
-def _first_draw(hand: str, up: str) -> Deal:
-    """A 2-player knock deal where seat 0 holds ``hand`` and is to draw, ``up`` on the pile."""
-    mine = parse_card_list(hand)
-    rest = [c for c in ALL_CARDS[:52] if c not in {*mine, Card(up)}]
-    theirs, stock = rest[: len(mine)], rest[len(mine) :]
-    deck = [card for pair in zip(mine, theirs, strict=True) for card in pair]
-    deal = Deal.from_deck("knock", 2, 1, [*deck, Card(up), *stock])
-    assert deal.current_seat == 0 and deal.discard_pile[-1] == Card(up)
-    return deal
-
-
-def test_the_draw_is_settled_a_top_discard_that_makes_rum_is_taken() -> None:
-    deal = _first_draw("AS 2S 3S 4H 5H 6H 7C 7D 7S KD", "4S")
-    rules = find_rules("knock")
-    estimate = estimate_draw(deal.observe(0), rules, random.Random(1), 0.0, lambda: 1.0)
-    assert estimate.samples == MIN_SAMPLES
-    # Rum: the other side pays its deadwood plus 25; a stock card rarely does that well.
-    assert estimate.take > estimate.stock + 10
-
-
-def test_the_settled_draw_stops_at_its_budget() -> None:
-    deal = _first_draw("AS 2S 3S 4H 5H 6H 7C 7D 9S KD", "QC")
-    clock = TickingClock(0.001)
-    estimate = estimate_draw(
-        deal.observe(0), find_rules("knock"), random.Random(2), 0.03, clock, min_samples=1
-    )
-    assert 25 <= estimate.samples <= 31
 
 
 def test_by_default_the_knock_equity_decides_only_once_an_opponent_passed() -> None:

@@ -100,9 +100,7 @@ class GinPlay:
         costs = context.guide.discard_costs(observation, give_backs, rules)
         if len(costs) <= 1:
             return preferred
-        scores = gin_discard_scores(
-            observation, costs, rules, reach_bonus=config.gin_reach_bonus, knock_bonus=0.0
-        )
+        scores = gin_discard_scores(observation, costs, rules, reach_bonus=config.gin_reach_bonus)
         if config.gin_search_samples and observation.players == 2:
             searched, context.last_rollouts = searched_discard(
                 observation,
