@@ -55,10 +55,10 @@ def decision_hash(lineup: tuple[str, ...], preset: str, players: int, **options:
     for deal_seed in range(DEALS_BY_FAMILY.get(find_rules(preset).family, DEALS)):
         deal = new_deal(preset, players=players, seed=deal_seed, dealer=deal_seed % players)
         bots = []
-        for seat in range(players):
-            name = lineup[seat % len(lineup)]
+        for chair in range(players):
+            name = lineup[chair % len(lineup)]
             bot_options = {**FIXED_WORK.get(name, {}), **(options if name == "hard" else {})}
-            bots.append(make_bot(name, seed=1000 * deal_seed + seat, **bot_options))
+            bots.append(make_bot(name, seed=1000 * deal_seed + chair, **bot_options))
         steps = 0
         while not deal.is_over and steps < 600:
             seat = deal.current_seat

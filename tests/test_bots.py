@@ -325,10 +325,11 @@ def test_hard_searches_exactly_its_rollouts_in_knock_rummy() -> None:
 def test_decisions_depend_only_on_what_the_seat_sees(name: str) -> None:
     """A re-deal of every hidden card (same view) gets the same decision."""
     # Fixed work: a time budget on a loaded machine could cut one of the two searches short.
-    options: dict[str, object] = {
-        "hard": {"rollouts": 2, "knock_samples": 4},
-        "medium": {"time_budget": None},
-    }.get(name, {})
+    options: dict[str, object] = {}
+    if name == "hard":
+        options = {"rollouts": 2, "knock_samples": 4}
+    elif name == "medium":
+        options = {"time_budget": None}
     rng = random.Random(5)
     checked = hidden_differs = 0
     for seed in range(20):

@@ -92,8 +92,8 @@ def _least_left(deal: Deal, seat: int) -> int:
 
 
 def test_hard_uses_the_learned_knock_at_four_players_only_by_default() -> None:
-    def play(**options: object) -> KnockRummyPlay:
-        return KnockRummyPlay(HardBot(seed=1, rollouts=2, **options).context)
+    def play(knock_value: bool | None = None) -> KnockRummyPlay:
+        return KnockRummyPlay(HardBot(seed=1, rollouts=2, knock_value=knock_value).context)
 
     assert play().value_model_at(4) is not None
     assert play().value_model_at(2) is None
