@@ -260,6 +260,48 @@ def _modelled_redeal(
     return hands, thresholds, weight, stock
 
 
+def _prior_redeal(
+    opponents: Sequence[_Seen],
+    missing: Sequence[int],
+    extras: Sequence[int],
+    chosen: Sequence[int],
+    players: int,
+    selection_up_to: int,
+    ace: str,
+    rng: random.Random,
+) -> tuple[list[int], list[tuple[int, ...]], float, list[int]]:
+    """One re-deal by the threshold prior from the unseen cards ``chosen`` (in order).
+
+    Each opponent draws a knock threshold and gets its known cards plus its
+    share of ``chosen`` (``extras`` more, keeping the best, when selected);
+    the rest is the stock. Returns the hands (this seat's left 0), the
+    thresholds, the weight by how well the re-deal explains the opponents'
+    play, and the stock (bits).
+    """
+    hands = [0] * players
+    thresholds = [(0,) * HORIZON] * players
+    weight = 1.0
+    cursor = 0
+    for opponent, count, extra in zip(opponents, missing, extras, strict=True):
+        threshold = _sample_threshold(rng)
+        thresholds[opponent.seat] = (threshold,) * HORIZON
+        # Only a passive seat's hand is selected (``selection_up_to``): an
+        # active seat that passed with a good hand would have knocked.
+        selected = extra if threshold <= selection_up_to else 0
+        mask = opponent.known
+        for index in chosen[cursor : cursor + count + selected]:
+            mask |= 1 << index
+        cursor += count + extra
+        if selected:
+            mask = _select_hand(mask, opponent.known, selected, ace)
+        hands[opponent.seat] = mask
+        if opponent.passed_knock and deadwood_of_mask(mask, ace) <= threshold:
+            weight *= KNOCK_PASS_LIKELIHOOD
+        weight *= _meld_pass_weight(opponent, mask, ace)
+    stock = [1 << index for index in chosen[cursor:]]
+    return hands, thresholds, weight, stock
+
+
 def estimate_knock(
     observation: Observation,
     rules: Rules,
@@ -338,27 +380,9 @@ def estimate_knock(
             _add_sample(hands, thresholds, weight, stock)
             continue
         chosen = rng.sample(pool, needed + draws_wanted)
-        hands = [0] * players
-        thresholds = [(0,) * HORIZON] * players
-        weight = 1.0
-        cursor = 0
-        for opponent, count, extra in zip(opponents, missing, extras, strict=True):
-            threshold = _sample_threshold(rng)
-            thresholds[opponent.seat] = (threshold,) * HORIZON
-            # Only a passive seat's hand is selected (``selection_up_to``): an
-            # active seat that passed with a good hand would have knocked.
-            selected = extra if threshold <= selection_up_to else 0
-            mask = opponent.known
-            for index in chosen[cursor : cursor + count + selected]:
-                mask |= 1 << index
-            cursor += count + extra
-            if selected:
-                mask = _select_hand(mask, opponent.known, selected, ace)
-            hands[opponent.seat] = mask
-            if opponent.passed_knock and deadwood_of_mask(mask, ace) <= threshold:
-                weight *= KNOCK_PASS_LIKELIHOOD
-            weight *= _meld_pass_weight(opponent, mask, ace)
-        stock = [1 << index for index in chosen[cursor:]]
+        hands, thresholds, weight, stock = _prior_redeal(
+            opponents, missing, extras, chosen, players, selection_up_to, ace, rng
+        )
         hands[me] = hand
         _add_sample(hands, thresholds, weight, stock)
     if weight_total <= 0:
