@@ -105,8 +105,7 @@ class MediumConfig:
     """The medium bot's settings.
 
     ``samples``: re-deals per knock decision (0: never knocks in knock rummy
-    short of a rum, always in gin when allowed). ``feed_weight``: deadwood a
-    sure feed counts for (None: :data:`FEED_WEIGHTS` by family).
+    short of a rum, always in gin when allowed).
     ``knock_cap``: knock rummy, deadwood above which a knock is not weighed.
     ``require_gain``: knock rummy knocks only when expected to win.
     ``out_bonus``: melding games, deadwood a discard is worth per unit of
@@ -118,7 +117,6 @@ class MediumConfig:
     """
 
     samples: int = DEFAULT_SAMPLES
-    feed_weight: float | None = None
     knock_cap: int = DEFAULT_KNOCK_CAP
     require_gain: bool = True
     out_bonus: float = 0.0
@@ -205,9 +203,7 @@ class MediumBot:
         return risks
 
     def feed_weight(self, rules: Rules) -> float:
-        """Deadwood a sure feed counts for under these rules."""
-        if self.config.feed_weight is not None:
-            return self.config.feed_weight
+        """Deadwood a sure feed counts for under these rules (:data:`FEED_WEIGHTS`)."""
         return FEED_WEIGHTS[rules.family]
 
     def discard_costs(

@@ -9,7 +9,7 @@
   ties; never the discard taken this turn (the legal actions leave it out).
 * **Knock:** in gin as soon as it may (deadwood 10 or less); in knock rummy
   when its deadwood after the give-back is at or below ``knock_threshold``
-  (or ``knock_per_card`` times the hand size; default about one a card).
+  (default about one a card).
 * **Melding games:** swap a joker when that lowers its deadwood, meld every
   meld of its best arrangement, lay off every card that is not needed in
   its hand, then give back as above.
@@ -62,20 +62,16 @@ def default_knock_threshold(hand_size: int) -> int:
 class SimpleConfig:
     """The simple bot's settings: when it knocks in knock rummy.
 
-    ``knock_threshold``: deadwood at or below which it knocks; else
-    ``knock_per_card`` times the cards it keeps; else
-    :func:`default_knock_threshold`.
+    ``knock_threshold``: deadwood at or below which it knocks (None:
+    :func:`default_knock_threshold` of the cards it keeps).
     """
 
     knock_threshold: int | None = None
-    knock_per_card: float | None = None
 
     def threshold(self, hand_size: int) -> int:
         """The knock rummy threshold for a hand of this many cards."""
         if self.knock_threshold is not None:
             return self.knock_threshold
-        if self.knock_per_card is not None:
-            return round(self.knock_per_card * hand_size)
         return default_knock_threshold(hand_size)
 
 
