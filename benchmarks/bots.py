@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from pyrummy.bots import make_bot
 from pyrummy.bots.base import Bot
-from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
+from pyrummy.bots.hard_context import DEFAULT_TIME_BUDGET
 from pyrummy.bots.policies import PANEL, make_policy
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import Deal, new_deal

@@ -229,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="another HardBot option, e.g. knock_value_weights='/tmp/w.json' (repeatable)",
+        help="a HardConfig field for hard, e.g. knock_value_weights='/tmp/w.json' (repeatable)",
     )
     parser.add_argument(
         "--own",

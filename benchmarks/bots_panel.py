@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from bots import play_duplicate
-from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
+from pyrummy.bots.hard_context import DEFAULT_TIME_BUDGET
 from pyrummy.bots.policies import PANEL
 
 
@@ -84,16 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hard-budget", type=float, default=DEFAULT_TIME_BUDGET)
     parser.add_argument("--hard-rollouts", type=int, default=0)
     parser.add_argument(
-        "--knock-equity",
-        action="store_true",
-        help="hard decides its Knock Rummy knocks by pyrummy.bots.knock_equity (opt-in)",
-    )
-    parser.add_argument(
         "--hard-option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="another HardBot option, e.g. equity_after_pass=True (repeatable)",
+        help="a HardConfig field for hard, e.g. equity_selection=0 (repeatable)",
     )
     parser.add_argument(
         "--json",
@@ -104,8 +99,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     hard: dict[str, object] = {"time_budget": args.hard_budget}
     if args.hard_rollouts:
         hard = {"rollouts": args.hard_rollouts}
-    if args.knock_equity:
-        hard["knock_equity"] = True
     for option in args.hard_option:
         name, _, value = option.partition("=")
         hard[name] = ast.literal_eval(value)

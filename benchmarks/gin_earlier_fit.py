@@ -8,7 +8,7 @@ opponent gave back or drew from the stock over before its last turn
 true hand (diagnostic only: no bot sees it) and against ``--redeals``
 re-deals of :class:`pyrummy.bots.gin_hold.Redeals` (the last turn read,
 the earlier ones not). The ratio of the two rates is the likelihood per
-contradicted card (``gin_hold_earlier`` of the hard bot)::
+contradicted card (``earlier_likelihood`` of :class:`pyrummy.bots.gin_hold.Redeals`)::
 
     .venv-bench/bin/python benchmarks/gin_earlier_fit.py --hands 150 --seed 2
 """

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from bots import make_player
 from pyrummy.bots.hand import best_give_back
-from pyrummy.bots.hard import _an_opponent_passed
+from pyrummy.bots.hard_knock import _an_opponent_passed
 from pyrummy.bots.knock_equity import _history_of_opponents, _outcome, estimate_knock
 from pyrummy.bots.knock_model import ACTIVE_PRIOR, OpponentModel
 from pyrummy.core.actions import ActionKind
@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a HardBot option for the hard seats, e.g. opponent_model=True (repeatable)",
+        help="a HardConfig field for the hard seats, e.g. equity_selection=0 (repeatable)",
     )
     parser.add_argument("--active-prior", type=float, default=ACTIVE_PRIOR)
     args = parser.parse_args(argv)

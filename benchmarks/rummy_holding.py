@@ -4,9 +4,10 @@ In Rummy (001) going out at once doubles the score, so the medium and hard
 bots keep their melds in hand until they can go out in one turn. At four
 players every seat does so, and about half of hard-vs-medium deals end with
 nobody out (the stock runs out a second time: everybody scores 0). This
-measures whether hard gains by releasing: with ``hold_release=N`` its
-melding play (a :class:`~pyrummy.bots.medium.MediumBot` guide) stops holding
-on the stock's last pass once the stock holds N cards or fewer.
+measures whether hard gains by releasing: with ``--release N`` its melding
+play (a :class:`~pyrummy.bots.medium.MediumBot`, here :class:`ReleasingMedium`)
+stops holding on the stock's last pass once the stock holds N cards or fewer.
+Measured a loss, so the shipped bots do not release; the variant lives here.
 
 Hard plays the even seats and medium the odd ones, then the same deck with
 the seats swapped (a duplicate pair); each variant plays the same pairs as
@@ -27,14 +28,40 @@ from collections.abc import Sequence
 from bots import play_out
 from pyrummy.bots import make_bot
 from pyrummy.bots.base import Bot
-from pyrummy.bots.hard import HardBot
+from pyrummy.bots.hard import MELDING_OUT_BONUS, HardBot, MeldingPlay
+from pyrummy.bots.medium import MediumBot, MediumConfig
 from pyrummy.core.deal import new_deal
+from pyrummy.core.observation import Observation
 from pyrummy.core.phases import EndReason
+from pyrummy.core.rules import Rules
+
+
+def on_last_pass(observation: Observation, rules: Rules) -> bool:
+    """Whether the deal ends with nobody out the next time the stock runs out."""
+    if rules.stock_end == "block":
+        return True
+    return rules.stock_end == "reuse_limit" and observation.exhaustions >= rules.reuse_limit - 1
+
+
+class ReleasingMedium(MediumBot):
+    """A medium bot that stops holding its melds on the stock's last pass at ``release`` cards."""
+
+    def __init__(self, seed: int, release: int, config: MediumConfig) -> None:
+        super().__init__(seed, config)
+        self.release = release
+
+    def holds_melds(self, observation: Observation, rules: Rules) -> bool:
+        # On the last pass a deal nobody goes out of scores nothing.
+        if observation.stock_count <= self.release and on_last_pass(observation, rules):
+            return False
+        return super().holds_melds(observation, rules)
 
 
 def hard_bot(seed: int, rollouts: int, release: int | None) -> Bot:
     bot = HardBot(seed, rollouts=rollouts)
-    bot.melding_guide.hold_release = release
+    if release is not None:
+        releasing = ReleasingMedium(seed, release, MediumConfig(out_bonus=MELDING_OUT_BONUS))
+        bot.plays = {**bot.plays, "melding": MeldingPlay(releasing)}
     return bot
 
 
@@ -77,7 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--hard-rollouts", type=int, default=16)
     parser.add_argument(
-        "--release", type=int, nargs="+", default=[12, 6], help="hold_release values to try"
+        "--release",
+        type=int,
+        nargs="+",
+        default=[12, 6],
+        help="stock sizes at which to release (one variant each)",
     )
     args = parser.parse_args(argv)
     print(
@@ -100,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         gain = [mine - theirs for mine, theirs in zip(margins, default, strict=True)]
         share = nobody / (2 * args.deals)
         print(
-            f"{'hold_release=' + str(release):<18} {interval(margins):>24} {share:>11.1%} "
+            f"{'release=' + str(release):<18} {interval(margins):>24} {share:>11.1%} "
             f"{interval(gain):>24}",
             flush=True,
         )

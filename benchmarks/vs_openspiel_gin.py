@@ -166,10 +166,10 @@ class Budget(NamedTuple):
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, object]]:
-    """A bot name with options: ``hard+gin_feed_weight=6+wait_for_gin=0``.
+    """A bot name with options (fields of its config): ``hard+gin_search_samples=64``.
 
-    >>> parse_bot("hard+wait_for_gin=0+gin_feed_weight=6.0")
-    ('hard', {'wait_for_gin': 0, 'gin_feed_weight': 6.0})
+    >>> parse_bot("hard+gin_search_samples=64+gin_search_margin=2.0")
+    ('hard', {'gin_search_samples': 64, 'gin_search_margin': 2.0})
     """
     name, *pairs = spec.split("+")
     options: dict[str, object] = {}
@@ -413,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--bots",
         default="hard,medium",
-        help="our bots, comma separated; options after +, e.g. hard+gin_feed_weight=6",
+        help="our bots, comma separated; options after +, e.g. hard+gin_search_margin=2.0",
     )
     parser.add_argument(
         "--hard-budget", type=float, default=0.06, help="hard's seconds per searched decision"

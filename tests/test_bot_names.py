@@ -3,7 +3,7 @@ part of that list, derived from it."""
 
 import pytest
 
-from pyrummy.bots import BOT_NAMES, DIFFICULTIES, make_bot
+from pyrummy.bots import BOT_NAMES, DIFFICULTIES, LEVELS, find_level, make_bot
 from pyrummy.bots.base import UnknownBotError
 from pyrummy.server.tables import WEB_BOTS
 
@@ -23,3 +23,19 @@ def test_the_list_is_every_name_make_bot_accepts() -> None:
 def test_the_web_offers_the_difficulties_and_the_random_player() -> None:
     assert WEB_BOTS == ("easy", "medium", "hard", "random")
     assert set(WEB_BOTS) <= set(BOT_NAMES)
+
+
+def test_each_level_makes_the_bot_of_its_name_and_describes_itself() -> None:
+    assert [level.name for level in LEVELS] == ["random", "simple", "medium", "hard"]
+    assert BOT_NAMES == ("random", "simple", "medium", "hard", "easy")
+    for level in LEVELS:
+        bot = make_bot(level.name, seed=1)
+        assert bot.name == level.name
+        assert isinstance(bot, level.factory)  # type: ignore[arg-type]
+        shown = level.to_json()
+        assert set(shown) == {"name", "title", "summary", "difficulty"}
+        assert shown["title"] and shown["summary"]
+        if level.difficulty is not None:
+            assert find_level(level.difficulty) is level
+            assert DIFFICULTIES[level.difficulty] == level.name
+    assert find_level(" Hard ") is find_level("hard")

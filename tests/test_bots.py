@@ -102,8 +102,11 @@ def test_unknown_name_lists_the_names() -> None:
 
 
 def test_options_go_to_the_bot_and_unknown_options_are_refused() -> None:
-    assert make_bot("simple", knock_threshold=3).knock_threshold == 3  # type: ignore[attr-defined]
-    assert make_bot("hard", rollouts=5).rollouts == 5  # type: ignore[attr-defined]
+    simple = make_bot("simple", knock_threshold=3)
+    assert isinstance(simple, SimpleBot) and simple.config.knock_threshold == 3
+    hard = make_bot("hard", rollouts=5)
+    assert isinstance(hard, HardBot) and hard.config.rollouts == 5
+    assert hard.config.budget is None
     with pytest.raises(BotError, match="depth"):
         make_bot("medium", depth=2)
     with pytest.raises(BotError):
@@ -299,24 +302,6 @@ def test_medium_holds_its_melds_to_go_out_at_once_in_rummy() -> None:
     assert str(MediumBot().choose(basic, legal)) == "meld 7H 8H 9H"
 
 
-def test_hold_release_melds_only_on_the_stock_s_last_pass() -> None:
-    # Rummy ends with nobody out the second time the stock runs out: with
-    # hold_release the bot stops holding on that last pass once the stock is
-    # short, and holds as before on the first pass or with the stock long.
-    observation = melding_scenario("7H 8H 9H 2C 6D KD", [])
-    legal = actions(
-        "meld 7H 8H 9H", *(f"discard {c}" for c in ["7H", "8H", "9H", "2C", "6D", "KD"])
-    )
-    last_pass_short = dataclasses.replace(observation, exhaustions=1, stock_count=5)
-    releasing = MediumBot(hold_release=6)
-    assert str(releasing.choose(last_pass_short, legal)) == "meld 7H 8H 9H"
-    assert str(MediumBot().choose(last_pass_short, legal)) == "discard KD"
-    first_pass_short = dataclasses.replace(observation, exhaustions=0, stock_count=5)
-    assert str(releasing.choose(first_pass_short, legal)) == "discard KD"
-    last_pass_long = dataclasses.replace(observation, exhaustions=1, stock_count=7)
-    assert str(releasing.choose(last_pass_long, legal)) == "discard KD"
-
-
 def test_medium_goes_out_at_once_when_its_hand_is_complete() -> None:
     hand = "7H 8H 9H 2C 3C 4C KD"
     observation = melding_scenario(hand, [])
@@ -339,7 +324,12 @@ def test_hard_searches_exactly_its_rollouts_in_knock_rummy() -> None:
 @pytest.mark.parametrize("name", ["simple", "medium", "hard"])
 def test_decisions_depend_only_on_what_the_seat_sees(name: str) -> None:
     """A re-deal of every hidden card (same view) gets the same decision."""
-    options: dict[str, object] = {"rollouts": 2, "knock_samples": 4} if name == "hard" else {}
+    # Fixed work: a time budget on a loaded machine could cut one of the two searches short.
+    options: dict[str, object] = {}
+    if name == "hard":
+        options = {"rollouts": 2, "knock_samples": 4}
+    elif name == "medium":
+        options = {"time_budget": None}
     rng = random.Random(5)
     checked = hidden_differs = 0
     for seed in range(20):
@@ -396,15 +386,15 @@ def test_medium_goes_gin_at_once() -> None:
     assert str(choice) == "knock KD"
 
 
-def test_hard_waits_for_gin_with_a_tiny_knock_early_in_the_deal() -> None:
+def test_hard_weighs_a_tiny_gin_knock_against_holding_for_gin() -> None:
     deal = dealt_after_draw("gin", "7H 8H 9H 2C 3C 4C 5S 6S 7S AD", "KS")
     observation, legal = deal.observe(0), deal.legal_actions()
     assert observation.stock_count >= 14
-    # The wait_for_gin rule, used when the knock-or-hold re-deals are off.
-    waiting = HardBot(seed=1, rollouts=2, knock_samples=4, gin_hold_samples=0)
-    assert str(waiting.choose(observation, legal)) == "discard KS"  # 1 deadwood: wait for gin
-    eager = HardBot(seed=1, rollouts=2, knock_samples=4, wait_for_gin=0, gin_hold_samples=0)
-    assert str(eager.choose(observation, legal)) == "knock KS"
+    # 1 deadwood with a long stock: the knock-or-hold play-outs weigh it (and knock).
+    bot = HardBot(seed=1, rollouts=2, knock_samples=4)
+    assert str(bot.choose(observation, legal)) == "knock KS"
+    assert bot.last_knock_samples == 200
+    assert bot.guide.last_knock_samples == 0
 
 
 def test_search_bots_fall_back_when_the_view_allows_no_re_deal() -> None:

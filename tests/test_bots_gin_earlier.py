@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from pyrummy.bots import HardBot, SimpleBot
-from pyrummy.bots.base import BotError
+from pyrummy.bots import SimpleBot
 from pyrummy.bots.gin_hold import Play, Redeals
 from pyrummy.bots.gin_read import contradicted, earlier_refusals
 from pyrummy.bots.gin_search import Budget, discard_values
@@ -110,7 +109,7 @@ def test_reading_earlier_turns_draws_no_more_re_deals() -> None:
     assert found.samples == 12
 
 
-def test_earlier_reading_decisions_depend_only_on_what_the_seat_sees() -> None:
+def test_earlier_reading_values_depend_only_on_what_the_seat_sees() -> None:
     rng = random.Random(5)
     checked = 0
     for seed in range(40):
@@ -122,21 +121,12 @@ def test_earlier_reading_decisions_depend_only_on_what_the_seat_sees() -> None:
             deal.apply(SimpleBot(seed=seed).choose(deal.observe(seat), deal.legal_actions()))
         seen = deal.observe(seat)
         other = sample_deal(seen, rng)
+        cards = [c.index for c in seen.hand][:3]
+        rules = find_rules(seen.rules)
 
-        def reading() -> HardBot:
-            return HardBot(seed=2, rollouts=4, gin_search_samples=12, gin_hold_earlier=0.35)
-
-        first = reading().choose(seen, deal.legal_actions())
-        again = reading().choose(other.observe(seat), other.legal_actions())
-        assert first == again
+        budget = Budget(12, earlier_likelihood=0.35)
+        first = discard_values(seen, cards, rules, random.Random(2), budget)
+        again = discard_values(other.observe(seat), cards, rules, random.Random(2), budget)
+        assert first.values == again.values
         checked += 1
     assert checked >= 20
-
-
-def test_an_earlier_likelihood_outside_zero_to_one_is_refused() -> None:
-    for wrong in (-0.1, 1.5):
-        with pytest.raises(BotError):
-            HardBot(rollouts=4, gin_hold_earlier=wrong)
-    assert HardBot(rollouts=4, gin_hold_earlier=0.35).gin_search_budget(8).earlier_likelihood == (
-        0.35
-    )

@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pyrummy.bots import HardBot
+from pyrummy.bots import HardBot, HardConfig
 from pyrummy.bots.gin_play import gin_discard_scores, reach_chances
-from pyrummy.bots.hard import DEFAULT_GIN_REACH_BONUS
 from pyrummy.bots.lookahead import unseen_mask
 from pyrummy.core.actions import parse_action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet
@@ -53,16 +52,16 @@ REACH_HAND = "8S 9S TS 4H 6H 3D 6C 8C 9C TC JC"
 REACH_PILE = "6S KD QD KH QH TH KS QS 9D TD"
 
 
-def test_gin_discard_scores_subtract_the_reach_credits() -> None:
+def test_gin_discard_scores_subtract_the_reach_credit() -> None:
     view = _gin_view(REACH_HAND, REACH_PILE)
     rules = find_rules("gin")
     costs = {card: float(card.index) for card in view.hand}
-    scores = gin_discard_scores(view, costs, rules, reach_bonus=40.0, knock_bonus=7.0)
+    scores = gin_discard_scores(view, costs, rules, reach_bonus=40.0)
     unseen = unseen_mask(view)
     for card, cost in costs.items():
-        gin, knock = reach_chances(view.hand.mask & ~card.bit, unseen, "low", rules.knock_limit)
-        assert scores[card] == pytest.approx(cost - 40.0 * gin - 7.0 * knock)
-    assert gin_discard_scores(view, costs, rules, reach_bonus=0, knock_bonus=0) == costs
+        gin, _ = reach_chances(view.hand.mask & ~card.bit, unseen, "low", rules.knock_limit)
+        assert scores[card] == pytest.approx(cost - 40.0 * gin)
+    assert gin_discard_scores(view, costs, rules, reach_bonus=0) == costs
 
 
 def test_a_large_gin_reach_bonus_keeps_the_hand_closer_to_gin() -> None:
@@ -82,15 +81,9 @@ def test_a_large_gin_reach_bonus_keeps_the_hand_closer_to_gin() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("reach", "knock"), [(DEFAULT_GIN_REACH_BONUS, 0.0), (0.0, 20.0), (120.0, 5.0)]
-)
-def test_hard_gin_reach_decisions_depend_only_on_what_the_seat_sees(
-    reach: float, knock: float
-) -> None:
+@pytest.mark.parametrize("reach", [HardConfig().gin_reach_bonus, 0.0, 120.0])
+def test_hard_gin_reach_decisions_depend_only_on_what_the_seat_sees(reach: float) -> None:
     def bot() -> HardBot:
-        return HardBot(
-            seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=reach, gin_knock_bonus=knock
-        )
+        return HardBot(seed=1, rollouts=2, knock_samples=4, gin_reach_bonus=reach)
 
     assert_gin_decisions_ignore_hidden_cards(bot, range(20, 30), random.Random(8))

@@ -5,10 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-import pytest
-
 from pyrummy.bots import HardBot, SimpleBot
-from pyrummy.bots.base import BotError
 from pyrummy.bots.gin_hold import (
     DEFAULT_DISCARD_LIKELIHOOD,
     DISCARD_TRIES,
@@ -17,14 +14,14 @@ from pyrummy.bots.gin_hold import (
     last_give_back,
 )
 from pyrummy.bots.gin_read import GiveBack
-from pyrummy.bots.gin_search import Budget, discard_values, highest_deadwood, searched_discard
+from pyrummy.bots.gin_search import Budget, discard_values
+from pyrummy.bots.hard_gin import GinPlay
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.rules import find_rules
 from pyrummy.core.sampling import sample_deal
 from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask
-from test_bots_gin import _gin_view
 
 
 def _give_back_decisions(seeds: range) -> Iterator[tuple[Deal, int, int]]:
@@ -126,7 +123,7 @@ def test_reading_decisions_depend_only_on_what_the_seat_sees() -> None:
         other = sample_deal(seen, rng)
 
         def reading() -> HardBot:
-            return HardBot(seed=2, rollouts=4, gin_search_samples=12, gin_hold_discard=0.03)
+            return HardBot(seed=2, rollouts=4, gin_search_samples=12)
 
         first = reading().choose(seen, deal.legal_actions())
         again = reading().choose(other.observe(seat), other.legal_actions())
@@ -135,46 +132,9 @@ def test_reading_decisions_depend_only_on_what_the_seat_sees() -> None:
     assert checked >= 30
 
 
-def test_a_likelihood_outside_zero_to_one_is_refused() -> None:
-    for wrong in (-0.1, 1.5):
-        with pytest.raises(BotError):
-            HardBot(rollouts=4, gin_hold_discard=wrong)
-
-
-def test_the_highest_card_outside_the_melds_is_found() -> None:
-    rules = find_rules("gin")
-    hand = CardSet("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D")
-    everything = [card.index for card in hand]
-    assert highest_deadwood(hand.mask, everything, rules) == Card("KD").index
-    # The melds' cards are never it, even when they are the highest.
-    melded = CardSet("JS QS KS 7H 7D 7C 9C TC 4D 3H 5D")
-    assert highest_deadwood(melded.mask, [card.index for card in melded], rules) == Card("TC").index
-    assert highest_deadwood(melded.mask, [Card("KS").index], rules) == -1
-
-
-def test_the_race_candidate_joins_the_searched_discards() -> None:
-    view = _gin_view("2S 3S 4S 7H 7D 7C 9C TC KD QH 5D", "8S")
-    rules = find_rules(view.rules)
-    # Scores that rank the king last: without the race candidate it is never chosen.
-    scores = {card: (9.0 if card == Card("KD") else float(i)) for i, card in enumerate(view.hand)}
-    searched = [
-        searched_discard(
-            view, scores, rules, random.Random(s), Budget(40), candidates=2, high=True
-        )[0]
-        for s in range(3)
-    ]
-    plain = [
-        searched_discard(view, scores, rules, random.Random(s), Budget(40), candidates=2)[0]
-        for s in range(3)
-    ]
-    # The two lowest scores are 2S and 3S (breaking the run): the king plays out better.
-    assert Card("KD") in searched and Card("KD") not in plain
-
-
 def test_the_default_hard_bot_reads_the_opponents_last_turn() -> None:
-    bot = HardBot(rollouts=4)
-    assert bot.gin_hold_discard == DEFAULT_DISCARD_LIKELIHOOD < 1
-    assert bot.gin_search_budget(8).discard_likelihood == DEFAULT_DISCARD_LIKELIHOOD
+    budget = GinPlay(HardBot(rollouts=4).context).search_budget(8)
+    assert budget.discard_likelihood == DEFAULT_DISCARD_LIKELIHOOD < 1
 
 
 def test_an_up_card_passed_that_would_have_fit_is_unexplained() -> None:

@@ -8,11 +8,10 @@ import random
 import pytest
 
 from pyrummy.bots import HardBot
-from pyrummy.bots.hard import DEFAULT_TIME_BUDGET
-from pyrummy.bots.knock_equity import MIN_SAMPLES, estimate_draw, estimate_knock
+from pyrummy.bots.hard_context import DEFAULT_TIME_BUDGET
+from pyrummy.bots.knock_equity import MIN_SAMPLES, estimate_knock
 from pyrummy.bots.policies import PANEL, PolicyBot, make_policy
 from pyrummy.core.actions import ActionKind
-from pyrummy.core.cards import ALL_CARDS, Card, parse_card_list
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.rules import find_rules
 from pyrummy.core.solver import best_discards_of_mask
@@ -38,6 +37,16 @@ def _at_first_give_back(seed: int, players: int = 2) -> Deal:
     return deal
 
 
+def _after_a_pass(seed: int) -> Deal:
+    """A 2-player knock deal at the second seat's first give-back, its opponent having passed."""
+    deal = _at_first_give_back(seed)
+    first = deal.current_seat
+    assert first is not None
+    deal.apply(f"discard {max(deal.hands(first), key=lambda c: c.index)}")
+    deal.apply("draw stock")
+    return deal
+
+
 def test_the_budget_bounds_the_samples_by_construction() -> None:
     deal = _at_first_give_back(3)
     observation = deal.observe(deal.current_seat or 0)
@@ -57,9 +66,9 @@ def test_the_budget_bounds_the_samples_by_construction() -> None:
 
 def test_a_hard_decision_with_a_tiny_budget_is_legal_and_stops_early() -> None:
     clock = TickingClock(0.01)
-    bot = HardBot(seed=2, time_budget=0.02, clock=clock, knock_equity=True)
+    bot = HardBot(seed=2, time_budget=0.02, clock=clock)
     for seed in range(6):
-        deal = _at_first_give_back(seed)
+        deal = _after_a_pass(seed)
         seat = deal.current_seat
         assert seat is not None
         legal = deal.legal_actions()
@@ -70,17 +79,14 @@ def test_a_hard_decision_with_a_tiny_budget_is_legal_and_stops_early() -> None:
 
 
 def test_a_fixed_work_hard_bot_is_deterministic() -> None:
-    deal = _at_first_give_back(5)
+    deal = _after_a_pass(5)
     seat = deal.current_seat
     assert seat is not None
     observation, legal = deal.observe(seat), deal.legal_actions()
-    first = HardBot(seed=4, rollouts=4, equity_samples=200, knock_equity=True).choose(
-        observation, legal
-    )
-    second = HardBot(seed=4, rollouts=4, equity_samples=200, knock_equity=True).choose(
-        observation, legal
-    )
-    assert first == second
+    first = HardBot(seed=4, rollouts=4, equity_samples=200)
+    second = HardBot(seed=4, rollouts=4, equity_samples=200)
+    assert first.choose(observation, legal) == second.choose(observation, legal)
+    assert first.last_knock_samples == 200
 
 
 def test_a_seat_that_passed_a_knock_looks_passive_so_waiting_is_worth_more() -> None:
@@ -153,7 +159,7 @@ def test_a_gin_knock_decision_stops_sampling_at_its_budget() -> None:
     checked = 0
     for seed in range(200):
         deal = new_deal("gin", players=2, seed=seed, dealer=0)
-        bots = [MediumBot(seed, samples=128, knock_budget=0.035, clock=TickingClock(0.01))] * 2
+        bots = [MediumBot(seed, samples=128, time_budget=0.035, clock=TickingClock(0.01))] * 2
         while not deal.is_over:
             seat = deal.current_seat
             assert seat is not None
@@ -184,47 +190,11 @@ def test_the_default_knock_rule_is_the_medium_re_deals() -> None:
     assert bot.guide.last_knock_samples == 8
 
 
-def _first_draw(hand: str, up: str) -> Deal:
-    """A 2-player knock deal where seat 0 holds ``hand`` and is to draw, ``up`` on the pile."""
-    mine = parse_card_list(hand)
-    rest = [c for c in ALL_CARDS[:52] if c not in {*mine, Card(up)}]
-    theirs, stock = rest[: len(mine)], rest[len(mine) :]
-    deck = [card for pair in zip(mine, theirs, strict=True) for card in pair]
-    deal = Deal.from_deck("knock", 2, 1, [*deck, Card(up), *stock])
-    assert deal.current_seat == 0 and deal.discard_pile[-1] == Card(up)
-    return deal
-
-
-def test_the_draw_is_settled_a_top_discard_that_makes_rum_is_taken() -> None:
-    deal = _first_draw("AS 2S 3S 4H 5H 6H 7C 7D 7S KD", "4S")
-    rules = find_rules("knock")
-    estimate = estimate_draw(deal.observe(0), rules, random.Random(1), 0.0, lambda: 1.0)
-    assert estimate.samples == MIN_SAMPLES
-    # Rum: the other side pays its deadwood plus 25; a stock card rarely does that well.
-    assert estimate.take > estimate.stock + 10
-    bot = HardBot(seed=1, rollouts=2, settlement_draw=True, draw_samples=50)
-    assert bot.choose(deal.observe(0), deal.legal_actions()).kind is ActionKind.DRAW_DISCARD
-
-
-def test_the_settled_draw_stops_at_its_budget() -> None:
-    deal = _first_draw("AS 2S 3S 4H 5H 6H 7C 7D 9S KD", "QC")
-    clock = TickingClock(0.001)
-    estimate = estimate_draw(
-        deal.observe(0), find_rules("knock"), random.Random(2), 0.03, clock, min_samples=1
-    )
-    assert 25 <= estimate.samples <= 31
-    # On a time budget the hard bot's draw gets the knock share of it, then stops.
-    clock = TickingClock(0.01)
-    bot = HardBot(seed=3, time_budget=0.1, settlement_draw=True, clock=clock)
-    assert bot.choose(deal.observe(0), deal.legal_actions()) in deal.legal_actions()
-    assert clock.reads <= MIN_SAMPLES + 8
-
-
 def test_by_default_the_knock_equity_decides_only_once_an_opponent_passed() -> None:
     deal = _at_first_give_back(4)
     seat = deal.current_seat
     assert seat is not None
-    bot = HardBot(seed=1, rollouts=2, equity_samples=40)  # equity_after_pass is the default
+    bot = HardBot(seed=1, rollouts=2, equity_samples=40)
     bot.choose(deal.observe(seat), deal.legal_actions())
     # Nobody has passed yet: the medium re-deals decide, as by default.
     assert bot.last_knock_samples == 0
@@ -242,7 +212,7 @@ def test_every_hard_decision_ends_inside_its_default_budget(preset: str) -> None
     """On the default budget every search stops by construction: with a clock that
     moves 2 ms whenever it is read, no decision reads past the budget."""
     clock = TickingClock(0.002)
-    bots = [HardBot(seed=seat, clock=clock, knock_equity=seat == 1) for seat in range(2)]
+    bots = [HardBot(seed=seat, clock=clock) for seat in range(2)]
     decisions = 0
     for seed in range(4):
         deal = new_deal(preset, players=2, seed=seed, dealer=0)

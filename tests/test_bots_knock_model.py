@@ -19,10 +19,8 @@ from pyrummy.bots.knock_equity import (
 )
 from pyrummy.bots.knock_model import ACTIVE_FIT, KnockFit, OpponentModel
 from pyrummy.core.actions import ActionKind
-from pyrummy.core.deal import new_deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
-from pyrummy.core.sampling import sample_deal
 from pyrummy.core.solver import deadwood_of_mask
 
 
@@ -135,52 +133,21 @@ def test_against_active_seats_knocking_now_is_worth_more_than_against_passive_on
     assert statistics.fmean(gains) > 3.0
 
 
-def test_hard_with_the_model_decides_only_on_what_the_seat_sees() -> None:
-    rng = random.Random(8)
-    checked = 0
-    for seed in range(6):
-        deal = new_deal("knock", players=4, seed=seed, dealer=0)
-        while not deal.is_over and checked < 40:
-            seat = deal.current_seat
-            assert seat is not None
-            seen = deal.observe(seat)
-            other = sample_deal(seen, rng)
-
-            def bot() -> HardBot:
-                return HardBot(seed=3, rollouts=2, equity_samples=30, opponent_model=True)
-
-            first = bot().choose(seen, deal.legal_actions())
-            again = bot().choose(other.observe(seat), other.legal_actions())
-            assert first == again
-            deal.apply(first)
-            checked += 1
-    assert checked >= 20
-
-
-def test_hard_uses_the_model_when_told_and_by_its_default_at_four_players() -> None:
-    told = HardBot(seed=1, rollouts=2, opponent_model=True, active_prior=0.7)
-    model = told.model_at(4)
-    assert model is not None and model.active_prior == 0.7
-    assert HardBot(seed=1, rollouts=2, opponent_model=False).model_at(4) is None
-
-
-def test_equity_require_gain_waits_when_knocking_is_best_but_still_a_loss(
+def test_the_equity_knocks_at_a_loss_only_at_two_players(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Knocking now (-1) beats waiting (-5): hard knocks, unless it knocks only at a gain."""
-    deal = after_passive_rounds(2, rounds=1)
-    seat = deal.current_seat
-    assert seat is not None
-    observation, legal = deal.observe(seat), deal.legal_actions()
+    """Knocking now (-1) beats waiting (-5): at two players the hard bot knocks; at 3+
+    players it knocks only at an expected gain, so it waits."""
     monkeypatch.setattr(
-        "pyrummy.bots.hard.estimate_knock", lambda *args, **kwargs: KnockEstimate(-1.0, -5.0, 1)
+        "pyrummy.bots.hard_knock.estimate_knock",
+        lambda *args, **kwargs: KnockEstimate(-1.0, -5.0, 1),
     )
-    # The learned knock (pyrummy.bots.knock_value) is off: this is the equity's rule.
-    plain = HardBot(seed=1, rollouts=2, equity_require_gain=False, knock_value=False)
-    careful = HardBot(seed=1, rollouts=2, equity_require_gain=True, knock_value=False)
-    assert plain.choose(observation, legal).kind is ActionKind.KNOCK
-    assert careful.choose(observation, legal).kind is ActionKind.DISCARD
-    # By default: at 3+ players only (this deal has 4).
-    default = HardBot(seed=1, rollouts=2, knock_value=False)
-    assert default.choose(observation, legal).kind is ActionKind.DISCARD
-    assert not HardBot(seed=1, rollouts=2).require_gain_at(2)
+    for players, kind in ((2, ActionKind.KNOCK), (4, ActionKind.DISCARD)):
+        deal = after_passive_rounds(2, rounds=1, players=players)
+        seat = deal.current_seat
+        assert seat is not None
+        observation, legal = deal.observe(seat), deal.legal_actions()
+        # The learned knock (pyrummy.bots.knock_value) is off: this is the equity's rule.
+        bot = HardBot(seed=1, rollouts=2, knock_value=False)
+        assert bot.choose(observation, legal).kind is kind
+        assert bot.last_knock_samples == 1

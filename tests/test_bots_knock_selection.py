@@ -6,6 +6,7 @@ import random
 
 from deal_helpers import after_passive_rounds
 from pyrummy.bots import HardBot
+from pyrummy.bots.hard_knock import KnockRummyPlay
 from pyrummy.bots.knock_equity import (
     _extras,
     _history_of_opponents,
@@ -100,10 +101,9 @@ def test_only_seats_sampled_as_passive_are_selected() -> None:
 
 
 def test_hard_selects_at_three_or_more_players_only_unless_told() -> None:
-    bot = HardBot(seed=1, rollouts=2)
-    assert (bot.selection_at(2), bot.selection_at(4)) == (0, 3)
-    assert bot.equity_selection_after == 1
-    told = HardBot(seed=1, rollouts=2, equity_selection=1)
+    play = KnockRummyPlay(HardBot(seed=1, rollouts=2).context)
+    assert (play.selection_at(2), play.selection_at(4)) == (0, 3)
+    told = KnockRummyPlay(HardBot(seed=1, rollouts=2, equity_selection=1).context)
     assert (told.selection_at(2), told.selection_at(4)) == (1, 1)
 
 
@@ -120,7 +120,6 @@ def test_a_four_player_hard_deal_with_selection_is_legal_and_uses_the_equity() -
             seat = deal.current_seat
             assert seat is not None
             legal = deal.legal_actions()
-            bots[seat].last_knock_samples = 0
             action = bots[seat].choose(deal.observe(seat), legal)
             assert action in legal
             used += bots[seat].last_knock_samples > 0

@@ -11,6 +11,7 @@ import pytest
 
 from deal_helpers import after_passive_rounds
 from pyrummy.bots import HardBot
+from pyrummy.bots.hard_knock import KnockRummyPlay
 from pyrummy.bots.knock_value import (
     FEATURE_NAMES,
     KNOCK_VALUE_CAP,
@@ -91,10 +92,13 @@ def _least_left(deal: Deal, seat: int) -> int:
 
 
 def test_hard_uses_the_learned_knock_at_four_players_only_by_default() -> None:
-    assert HardBot(seed=1, rollouts=2).value_model_at(4) is not None
-    assert HardBot(seed=1, rollouts=2).value_model_at(2) is None
-    assert HardBot(seed=1, rollouts=2, knock_value=False).value_model_at(4) is None
-    assert HardBot(seed=1, rollouts=2, knock_value=True).value_model_at(2) is not None
+    def play(knock_value: bool | None = None) -> KnockRummyPlay:
+        return KnockRummyPlay(HardBot(seed=1, rollouts=2, knock_value=knock_value).context)
+
+    assert play().value_model_at(4) is not None
+    assert play().value_model_at(2) is None
+    assert play(knock_value=False).value_model_at(4) is None
+    assert play(knock_value=True).value_model_at(2) is not None
 
 
 def test_hard_knocks_or_discards_as_the_model_says(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,7 +110,7 @@ def test_hard_knocks_or_discards_as_the_model_says(monkeypatch: pytest.MonkeyPat
         pytest.skip("this deal's hand is above the cap")
     for gain, kind in ((5.0, ActionKind.KNOCK), (-5.0, ActionKind.DISCARD)):
         monkeypatch.setattr(
-            "pyrummy.bots.hard.load_model", lambda path=None, g=gain: _constant_model(g)
+            "pyrummy.bots.hard_knock.load_model", lambda path=None, g=gain: _constant_model(g)
         )
         assert HardBot(seed=1, rollouts=2).choose(observation, legal).kind is kind
 

@@ -68,12 +68,7 @@ def test_without_a_budget_every_sample_is_drawn() -> None:
 
 
 def test_the_default_budget_and_its_checks() -> None:
-    bot = MediumBot(seed=1)
-    assert (bot.time_budget, bot.knock_budget, bot.samples) == (
-        DEFAULT_TIME_BUDGET,
-        DEFAULT_TIME_BUDGET,
-        DEFAULT_SAMPLES,
-    )
-    assert MediumBot(seed=1, time_budget=0.5, knock_budget=0.1).knock_budget == 0.1
+    config = MediumBot(seed=1).config
+    assert (config.time_budget, config.samples) == (DEFAULT_TIME_BUDGET, DEFAULT_SAMPLES)
     with pytest.raises(BotError):
         MediumBot(seed=1, time_budget=-1.0)

@@ -12,9 +12,10 @@ A bot always answers with one of the actions it was given (never a new
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.errors import RummyError
@@ -22,6 +23,8 @@ from pyrummy.core.observation import Observation
 from pyrummy.core.sampling import sample_deal
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from pyrummy.core.cards import Card
     from pyrummy.core.deal import Deal
 
@@ -52,6 +55,37 @@ class Bot(Protocol):
     name: str
 
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action: ...
+
+
+Config = TypeVar("Config", bound="DataclassInstance")
+
+
+def configured(config: Config, options: Mapping[str, object], bot: str) -> Config:
+    """``config`` (a frozen dataclass) with ``options`` replacing its fields.
+
+    A name that is not one of its fields raises :class:`BotError` naming the
+    bot, so ``make_bot("simple", depth=3)`` says what is wrong.
+
+    >>> from pyrummy.bots.simple import SimpleConfig
+    >>> configured(SimpleConfig(), {"knock_threshold": 3}, "simple").knock_threshold
+    3
+    >>> configured(SimpleConfig(), {"depth": 3}, "simple")
+    Traceback (most recent call last):
+    ...
+    pyrummy.bots.base.BotError: bot 'simple' does not take the option(s): depth
+    """
+    names = {field.name for field in dataclasses.fields(config)}
+    unknown = sorted(set(options) - names)
+    if unknown:
+        raise BotError(f"bot {bot!r} does not take the option(s): {', '.join(unknown)}")
+    changes: dict[str, Any] = dict(options)
+    return dataclasses.replace(config, **changes)
+
+
+def any_but_undo(legal_actions: Sequence[Action]) -> Action:
+    """The first legal action that is not an undo (a bot never undoes)."""
+    others = [a for a in legal_actions if a.kind is not ActionKind.UNDO]
+    return (others or list(legal_actions))[0]
 
 
 def require_actions(legal_actions: Sequence[Action]) -> None:

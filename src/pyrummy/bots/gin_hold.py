@@ -53,22 +53,17 @@ from pyrummy.core.suit_tables import card_values
 DEFAULT_PASS_LIKELIHOOD = 0.2
 #: Most cards an opponent that drew from the stock is taken to have chosen its
 #: unknown cards from (it keeps the best of ``missing + extra`` random cards,
-#: ``extra`` its stock draws up to this). Measured against OpenSpiel's repaired
-#: bot (``benchmarks/gin_hold_calibration.py --hands 150``, 75 knock
-#: decisions): the true mean value of knocking now is +11.1; uniform re-deals
-#: (0) estimate +40.1, 3 give +22.7, 10 give +8.1; in play 10 was best (1,000
-#: hands, see :mod:`pyrummy.bots.hard`).
+#: ``extra`` its stock draws up to this). Uniform re-deals overprice knocking
+#: now several times over against a player that keeps its best cards; 10 comes
+#: closest to the truth (``benchmarks/gin_hold_calibration.py``) and played
+#: best (``benchmarks/results/bots.md``).
 DEFAULT_SELECTION = 10
 #: Likelihood of a re-deal that does not explain the opponent's last turn: its
 #: give-back did not leave its least deadwood, or an up-card it drew from the
 #: stock over would have gone into its melds (1: the turn is not read).
-#: Measured (``benchmarks/gin_turn_fit.py --hands 100 --bot medium``): OpenSpiel's
-#: repaired bot gave back a least-deadwood card in 495 of 495 turns and took
-#: 82 of 82 up-cards that fit; our medium bot 475 of 520 and 65 of 65. As a
-#: likelihood ratio (a card among ~1.5 best against ~5 others) about 0.03. In
-#: play against the repaired bot (``vs_openspiel_gin.py --hands 800 --seed 11
-#: --hard-rollouts 16``): +0.23 [-0.49, +0.94] points a hand over not reading
-#: it (+3.50 against +3.27; not significant, adopted as the fitted model).
+#: Fitted by ``benchmarks/gin_turn_fit.py``: gin players nearly always give back
+#: a least-deadwood card and take an up-card that fits, so, as a likelihood
+#: ratio (a card among ~1.5 best against ~5 others), about 0.03.
 DEFAULT_DISCARD_LIKELIHOOD = 0.03
 #: Likelihood of a re-deal per card the opponent gave back or drew over before
 #: its last turn that meets two meld partners in its re-dealt hand

@@ -8,8 +8,7 @@ opponent who knocks as soon as it may). :func:`reach_chances` counts, over
 the cards the seat cannot see (each equally likely to be its next stock
 card), how often the hand left reaches each threshold after that draw;
 :func:`gin_discard_scores` subtracts ``reach_bonus`` times the chance of gin
-and ``knock_bonus`` times the chance of a knock from the medium cost (lower
-is better).
+from the medium cost (lower is better).
 
 Pure functions of the observation and the costs: nothing here reads a
 clock or draws a random number (about 30 solver calls a card, well under a
@@ -61,15 +60,14 @@ def gin_discard_scores(
     rules: Rules,
     *,
     reach_bonus: float,
-    knock_bonus: float,
 ) -> dict[Card, float]:
-    """Each discard's cost less the credit for reaching gin and a knock on the next draw."""
-    if reach_bonus == 0 and knock_bonus == 0:
+    """Each discard's cost less the credit for reaching gin on the next draw."""
+    if reach_bonus == 0:
         return dict(costs)
     hand = observation.hand.mask
     unseen = unseen_mask(observation)
     scores = {}
     for card, cost in costs.items():
-        gin, knock = reach_chances(hand & ~card.bit, unseen, rules.ace, rules.knock_limit)
-        scores[card] = cost - reach_bonus * gin - knock_bonus * knock
+        gin, _ = reach_chances(hand & ~card.bit, unseen, rules.ace, rules.knock_limit)
+        scores[card] = cost - reach_bonus * gin
     return scores

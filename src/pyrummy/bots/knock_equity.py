@@ -260,6 +260,48 @@ def _modelled_redeal(
     return hands, thresholds, weight, stock
 
 
+def _prior_redeal(
+    opponents: Sequence[_Seen],
+    missing: Sequence[int],
+    extras: Sequence[int],
+    chosen: Sequence[int],
+    players: int,
+    selection_up_to: int,
+    ace: str,
+    rng: random.Random,
+) -> tuple[list[int], list[tuple[int, ...]], float, list[int]]:
+    """One re-deal by the threshold prior from the unseen cards ``chosen`` (in order).
+
+    Each opponent draws a knock threshold and gets its known cards plus its
+    share of ``chosen`` (``extras`` more, keeping the best, when selected);
+    the rest is the stock. Returns the hands (this seat's left 0), the
+    thresholds, the weight by how well the re-deal explains the opponents'
+    play, and the stock (bits).
+    """
+    hands = [0] * players
+    thresholds = [(0,) * HORIZON] * players
+    weight = 1.0
+    cursor = 0
+    for opponent, count, extra in zip(opponents, missing, extras, strict=True):
+        threshold = _sample_threshold(rng)
+        thresholds[opponent.seat] = (threshold,) * HORIZON
+        # Only a passive seat's hand is selected (``selection_up_to``): an
+        # active seat that passed with a good hand would have knocked.
+        selected = extra if threshold <= selection_up_to else 0
+        mask = opponent.known
+        for index in chosen[cursor : cursor + count + selected]:
+            mask |= 1 << index
+        cursor += count + extra
+        if selected:
+            mask = _select_hand(mask, opponent.known, selected, ace)
+        hands[opponent.seat] = mask
+        if opponent.passed_knock and deadwood_of_mask(mask, ace) <= threshold:
+            weight *= KNOCK_PASS_LIKELIHOOD
+        weight *= _meld_pass_weight(opponent, mask, ace)
+    stock = [1 << index for index in chosen[cursor:]]
+    return hands, thresholds, weight, stock
+
+
 def estimate_knock(
     observation: Observation,
     rules: Rules,
@@ -338,27 +380,9 @@ def estimate_knock(
             _add_sample(hands, thresholds, weight, stock)
             continue
         chosen = rng.sample(pool, needed + draws_wanted)
-        hands = [0] * players
-        thresholds = [(0,) * HORIZON] * players
-        weight = 1.0
-        cursor = 0
-        for opponent, count, extra in zip(opponents, missing, extras, strict=True):
-            threshold = _sample_threshold(rng)
-            thresholds[opponent.seat] = (threshold,) * HORIZON
-            # Only a passive seat's hand is selected (``selection_up_to``): an
-            # active seat that passed with a good hand would have knocked.
-            selected = extra if threshold <= selection_up_to else 0
-            mask = opponent.known
-            for index in chosen[cursor : cursor + count + selected]:
-                mask |= 1 << index
-            cursor += count + extra
-            if selected:
-                mask = _select_hand(mask, opponent.known, selected, ace)
-            hands[opponent.seat] = mask
-            if opponent.passed_knock and deadwood_of_mask(mask, ace) <= threshold:
-                weight *= KNOCK_PASS_LIKELIHOOD
-            weight *= _meld_pass_weight(opponent, mask, ace)
-        stock = [1 << index for index in chosen[cursor:]]
+        hands, thresholds, weight, stock = _prior_redeal(
+            opponents, missing, extras, chosen, players, selection_up_to, ace, rng
+        )
         hands[me] = hand
         _add_sample(hands, thresholds, weight, stock)
     if weight_total <= 0:
@@ -426,67 +450,3 @@ def _wait_outcomes(
 
 def _deadwoods(hands: Sequence[int], ace: str) -> tuple[int, ...]:
     return tuple(deadwood_of_mask(h, ace) for h in hands)
-
-
-@dataclass(frozen=True)
-class DrawEstimate:
-    """Mean outcome of knocking right after taking the top discard, and after a stock draw."""
-
-    take: float
-    stock: float
-    samples: int
-
-
-def estimate_draw(
-    observation: Observation,
-    rules: Rules,
-    rng: random.Random,
-    deadline: float,
-    clock: Clock = time.perf_counter,
-    *,
-    min_samples: int = MIN_SAMPLES,
-    max_samples: int = MAX_SAMPLES,
-) -> DrawEstimate:
-    """Knock rummy: the settled outcome of knocking at once after each draw.
-
-    Each sample re-deals the opponents' hands (their known cards plus unseen
-    cards) and the next stock card; both draws are settled against the same
-    hands (common random numbers), the least-deadwood card given back. The
-    settlement, not the mean deadwood, ranks the draws: the rum bonus and the
-    knock penalty make a draw with a spread of outcomes worth more or less
-    than its mean deadwood says.
-    """
-    me = observation.seat
-    assert me is not None
-    ace = rules.ace
-    hand = observation.hand.mask
-    top = observation.discard_pile[-1].bit
-    taken = best_discards_of_mask(hand | top, ace, keep=top)[0]
-    opponents = _history_of_opponents(observation, me)
-    pool = [card.index for card in observation.unseen_cards()]
-    missing = [observation.hand_sizes[o.seat] - o.known.bit_count() for o in opponents]
-    needed = sum(missing)
-    if len(pool) <= needed:
-        return DrawEstimate(0.0, 0.0, 0)
-    take_total = stock_total = 0.0
-    done = 0
-    deadwoods = [0] * observation.players
-    while done < max_samples:
-        if done >= min_samples and clock() > deadline:
-            break
-        done += 1
-        chosen = rng.sample(pool, needed + 1)
-        cursor = 0
-        for opponent, count in zip(opponents, missing, strict=True):
-            mask = opponent.known
-            for index in chosen[cursor : cursor + count]:
-                mask |= 1 << index
-            cursor += count
-            deadwoods[opponent.seat] = deadwood_of_mask(mask, ace)
-        deadwoods[me] = taken
-        take_total += _outcome(tuple(deadwoods), me, me, rules)
-        deadwoods[me] = best_discards_of_mask(hand | 1 << chosen[cursor], ace)[0]
-        stock_total += _outcome(tuple(deadwoods), me, me, rules)
-    if done == 0:
-        return DrawEstimate(0.0, 0.0, 0)
-    return DrawEstimate(take_total / done, stock_total / done, done)

@@ -50,7 +50,7 @@ class KnockFit:
 
 
 #: Fitted by ``benchmarks/fit_knock_model.py --players 4 --deals 1500 --seed 11``
-#: (the medium bot in self-play, 4 players, 1 Dec 2026); one row per turn 1,
+#: (the medium bot in self-play, 4 players); one row per turn 1,
 #: 2, 3, the last row for turn 4 and later; decisions recorded per row.
 ACTIVE_FIT: tuple[KnockFit, ...] = (
     KnockFit(36.0, 2.5, 0.53),  # 2,954 decisions: at 30 or less it knocked 95%, 41+ never

@@ -1,5 +1,7 @@
-"""Bots by name: ``make_bot("hard", seed=1)``.
+"""Bots by name, declared once: :data:`LEVELS`, and ``make_bot("hard", seed=1)``.
 
+>>> [level.name for level in LEVELS]
+['random', 'simple', 'medium', 'hard']
 >>> make_bot("easy", seed=1).name
 'simple'
 >>> make_bot("grandmaster")
@@ -11,6 +13,7 @@ pyrummy.bots.base.UnknownBotError: unknown bot 'grandmaster'; bots are: random, 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from pyrummy.bots.base import Bot, BotError, UnknownBotError
@@ -19,46 +22,97 @@ from pyrummy.bots.medium import MediumBot
 from pyrummy.bots.random_bot import RandomBot
 from pyrummy.bots.simple import SimpleBot
 
-_FACTORIES: Final[dict[str, Callable[..., Bot]]] = {
-    "random": RandomBot,
-    "simple": SimpleBot,
-    "medium": MediumBot,
-    "hard": HardBot,
-}
+
+@dataclass(frozen=True)
+class Level:
+    """One shipped bot: its name, what people see of it, and how to make it.
+
+    ``difficulty`` is the name a person choosing an opponent knows it by
+    (None: not offered as an opponent's difficulty); ``summary`` is one
+    plain sentence for a menu or ``--help``.
+    """
+
+    name: str
+    title: str
+    summary: str
+    difficulty: str | None
+    factory: Callable[..., Bot]
+
+    def to_json(self) -> dict[str, str | None]:
+        """What a client needs to show the level: everything but the factory."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "summary": self.summary,
+            "difficulty": self.difficulty,
+        }
+
+
+#: The shipped bots, weakest first.
+LEVELS: Final[tuple[Level, ...]] = (
+    Level("random", "Random", "Plays any legal move at random.", None, RandomBot),
+    Level(
+        "simple",
+        "Easy",
+        "Keeps its deadwood low, takes only discards that fit a meld, knocks early.",
+        "easy",
+        SimpleBot,
+    ),
+    Level(
+        "medium",
+        "Medium",
+        "Looks one draw ahead, avoids feeding the next player, weighs each knock.",
+        "medium",
+        MediumBot,
+    ),
+    Level(
+        "hard",
+        "Hard",
+        "Searches sampled deals of the unseen cards before its knocks and discards.",
+        "hard",
+        HardBot,
+    ),
+)
+_BY_NAME: Final = {level.name: level for level in LEVELS}
 #: Names for people choosing an opponent: easy, medium, hard.
-DIFFICULTIES: Final = {"easy": "simple", "medium": "medium", "hard": "hard"}
+DIFFICULTIES: Final = {
+    level.difficulty: level.name for level in LEVELS if level.difficulty is not None
+}
 #: Every name :func:`make_bot` accepts (the one list of them): the bots proper,
 #: strongest last, then the difficulty names that are not also a bot's.
-BOT_NAMES: Final = (*_FACTORIES, *(name for name in DIFFICULTIES if name not in _FACTORIES))
+BOT_NAMES: Final = (*_BY_NAME, *(name for name in DIFFICULTIES if name not in _BY_NAME))
+
+
+def find_level(name: str) -> Level:
+    """The level called ``name`` or by that difficulty (any case), else :class:`UnknownBotError`."""
+    key = name.strip().lower()
+    level = _BY_NAME.get(DIFFICULTIES.get(key, key))
+    if level is None:
+        raise UnknownBotError(f"unknown bot {name!r}; bots are: {', '.join(BOT_NAMES)}")
+    return level
 
 
 def make_bot(name: str, seed: int | None = None, **options: object) -> Bot:
     """The bot called ``name`` (or a difficulty name), seeded, with its options.
 
-    Options go to the bot's constructor: ``knock_threshold`` (simple),
-    ``samples``, ``feed_weight``, ``knock_cap``, ``lookahead`` and
-    ``hold_for_rummy`` among others (medium), ``time_budget`` (medium: its
-    knock decision; hard: every search), ``rollouts``, ``candidates``,
-    ``knock_samples`` and ``equity_selection`` (hard). An option the bot does not
-    take raises :class:`BotError`.
+    Options are the fields of the bot's config (:class:`~pyrummy.bots.simple.SimpleConfig`,
+    :class:`~pyrummy.bots.medium.MediumConfig`, :class:`~pyrummy.bots.hard_context.HardConfig`;
+    the random bot takes none); an option the bot does not take raises
+    :class:`BotError`.
 
-    >>> make_bot("hard", seed=3, rollouts=20).rollouts
+    >>> make_bot("hard", seed=3, rollouts=20).config.rollouts
     20
     >>> make_bot("simple", depth=3)
     Traceback (most recent call last):
     ...
     pyrummy.bots.base.BotError: bot 'simple' does not take the option(s): depth
     """
-    key = name.strip().lower()
-    key = DIFFICULTIES.get(key, key)
-    factory = _FACTORIES.get(key)
-    if factory is None:
-        raise UnknownBotError(f"unknown bot {name!r}; bots are: {', '.join(BOT_NAMES)}")
+    level = find_level(name)
     try:
-        return factory(seed, **options)
+        return level.factory(seed, **options)
     except TypeError as error:
         if "unexpected keyword argument" not in str(error):
             raise
         raise BotError(
-            f"bot {key!r} does not take the option(s): {', '.join(sorted(options))}"
+            f"bot {level.name!r} does not take the option(s): {', '.join(sorted(options))}"
         ) from None

@@ -9,7 +9,7 @@
   ties; never the discard taken this turn (the legal actions leave it out).
 * **Knock:** in gin as soon as it may (deadwood 10 or less); in knock rummy
   when its deadwood after the give-back is at or below ``knock_threshold``
-  (or ``knock_per_card`` times the hand size; default about one a card).
+  (default about one a card).
 * **Melding games:** swap a joker when that lowers its deadwood, meld every
   meld of its best arrangement, lay off every card that is not needed in
   its hand, then give back as above.
@@ -20,14 +20,18 @@ It holds no memory: the same observation gets the same answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pyrummy.bots.base import (
     GIVE_BACK_KINDS,
+    any_but_undo,
+    configured,
     first_of_kind,
     is_draw_decision,
     of_kind,
     require_actions,
 )
+from pyrummy.bots.family import traits_of
 from pyrummy.bots.hand import (
     best_give_back,
     completes_meld,
@@ -42,9 +46,8 @@ from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules, find_rules
 
 #: Knock rummy threshold by hand size (cards held after the give-back): about
-#: one point a card. Tuning note (benchmarks/README.md): against bots with a
-#: fixed threshold a higher threshold always does better, up to knocking at
-#: once; the medium bot decides by expected settlement instead.
+#: one point a card, the plain player's habit (the medium bot weighs each knock
+#: by its expected settlement instead).
 DEFAULT_KNOCK_THRESHOLDS = {6: 5, 7: 5, 10: 8}
 
 
@@ -55,26 +58,40 @@ def default_knock_threshold(hand_size: int) -> int:
     return 5 if hand_size < 10 else 8
 
 
+@dataclass(frozen=True)
+class SimpleConfig:
+    """The simple bot's settings: when it knocks in knock rummy.
+
+    ``knock_threshold``: deadwood at or below which it knocks (None:
+    :func:`default_knock_threshold` of the cards it keeps).
+    """
+
+    knock_threshold: int | None = None
+
+    def threshold(self, hand_size: int) -> int:
+        """The knock rummy threshold for a hand of this many cards."""
+        if self.knock_threshold is not None:
+            return self.knock_threshold
+        return default_knock_threshold(hand_size)
+
+
 class SimpleBot:
     """Least deadwood, take only useful discards, knock early.
 
-    >>> SimpleBot(knock_threshold=3).knock_threshold
+    Options are :class:`SimpleConfig`'s fields, given as a config or by name:
+
+    >>> SimpleBot(knock_threshold=3).config.knock_threshold
     3
     """
 
     name = "simple"
 
     def __init__(
-        self,
-        seed: int | None = None,
-        *,
-        knock_threshold: int | None = None,
-        knock_per_card: float | None = None,
+        self, seed: int | None = None, config: SimpleConfig | None = None, **options: object
     ) -> None:
         # The simple bot needs no randomness; ``seed`` keeps the constructor uniform.
         self.seed = seed
-        self.knock_threshold = knock_threshold
-        self.knock_per_card = knock_per_card
+        self.config = configured(config or SimpleConfig(), options, self.name)
 
     # -- the interface --------------------------------------------------------
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -92,7 +109,7 @@ class SimpleBot:
         hand = observation.hand.mask
         if completes_meld(hand, card, rules):
             return True
-        return rules.family == "melding" and self._can_lay_off(observation, card, rules)
+        return traits_of(rules).melds_on_table and self._can_lay_off(observation, card, rules)
 
     def choose_draw(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -102,8 +119,9 @@ class SimpleBot:
         decline = first_of_kind(legal_actions, ActionKind.DECLINE)
         top = observation.discard_pile[-1] if observation.discard_pile else None
         if take is not None and top is not None:
-            if stock is None and rules.family == "knock":
-                # Stock empty: declining ends the deal, so take only a real improvement.
+            if stock is None and traits_of(rules).knock_open:
+                # Knock rummy, stock empty: declining ends the deal, so take only
+                # a real improvement.
                 if self.improves_hand(observation.hand.mask, top, rules):
                     return take
             elif self.wants_discard(observation, top, rules):
@@ -145,8 +163,7 @@ class SimpleBot:
         give_backs = of_kind(legal_actions, *GIVE_BACK_KINDS)
         if give_backs:
             return self.choose_give_back(observation, give_backs, rules)
-        others = [a for a in legal_actions if a.kind is not ActionKind.UNDO]
-        return (others or list(legal_actions))[0]
+        return any_but_undo(legal_actions)
 
     def choose_table_play(
         self, observation: Observation, legal_actions: Sequence[Action], rules: Rules
@@ -232,15 +249,9 @@ class SimpleBot:
 
     def should_knock(self, observation: Observation, rules: Rules, deadwood_left: int) -> bool:
         """Gin: whenever allowed. Knock rummy: at or below the threshold."""
-        if rules.family == "gin":
+        if traits_of(rules).knock_limited:
             return True
-        threshold = self.knock_threshold
-        hand_size = len(observation.hand) - 1
-        if threshold is None and self.knock_per_card is not None:
-            threshold = round(self.knock_per_card * hand_size)
-        if threshold is None:
-            threshold = default_knock_threshold(hand_size)
-        return deadwood_left <= threshold
+        return deadwood_left <= self.config.threshold(len(observation.hand) - 1)
 
 
 def _mask(cards: Sequence[Card]) -> int:
