@@ -81,7 +81,7 @@ function header({ keepOpen = false } = {}) {
   );
   const prefs = settings();
   const four = h("label", { class: "toggle" },
-    h("input", { type: "checkbox", id: "four-colour", checked: prefs.fourColour, onchange: (e) => { saveSetting("fourColour", e.target.checked); route(); } }),
+    h("input", { type: "checkbox", id: "four-colour", checked: prefs.fourColour, onchange: (e) => { saveSetting("fourColour", e.target.checked); route({ keepOpen: true }); } }),
     " ", t("settings.fourColour"));
   const langButton = h("button", {
     type: "button", class: "lang", id: "lang-switch", "aria-label": t("nav.language.aria"), lang: lang() === "ru" ? "en" : "ru",
@@ -123,8 +123,8 @@ function header({ keepOpen = false } = {}) {
   }
 }
 
-function route() {
-  header();
+function route({ keepOpen = false } = {}) {
+  header({ keepOpen });
   announce("");
   document.body.classList.toggle("four-colour", !!settings().fourColour);
   const hash = location.hash || "#/";
@@ -165,7 +165,7 @@ function route() {
   if (heading && document.activeElement === document.body) heading.setAttribute("tabindex", "-1");
 }
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => route());
 // A match seen to its end (stats.js records it) leaves nothing to resign.
 document.addEventListener("pyrummy:match-over", (event) => {
   const id = event.detail && event.detail.tableId;
@@ -194,7 +194,7 @@ onLangChange(() => {
     header({ keepOpen: true });
     current.relabel();
   } else {
-    route();
+    route({ keepOpen: true });
   }
 });
 document.documentElement.lang = lang();
