@@ -42,10 +42,11 @@ async function resign(table, button, note) {
   try {
     const state = await resignTable(table.id);
     overTables.add(table.id);
-    header({ keepOpen: true });
+    header();
     // The table shows the seat's state at once (its socket brings the rest).
     if (state && current && current.accept) current.accept(state);
     announce(t("resign.done"));
+    document.getElementById("header-note")?.focus();
   } catch (error) {
     button.disabled = false;
     note.textContent = t("resign.failed", { message: error.message });
