@@ -22,14 +22,34 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from server_process import running_server, start_server
-from web_helpers import SLOW, base_url, browser, draw_from_stock, errors_of, keep_errors, shot
+from web_helpers import (
+    SLOW,
+    axe_source,
+    browser,
+    draw_from_stock,
+    errors_of,
+    keep_errors,
+    serious,
+    shot,
+)
 
 pytestmark = pytest.mark.browser
-__all__ = ["base_url", "browser"]  # the shared fixtures
+__all__ = ["axe_source", "browser"]  # the shared fixtures
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "pyrummy" / "web" / "static"
 #: The sizes a person plays at: phones upright and on their side, a laptop.
 SIZES = [(360, 640), (360, 740), (390, 844), (740, 360), (1280, 800)]
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """As the other browser tests' server, with room for the many unfinished
+    tables this module leaves (the cap's own test has its own server)."""
+    data_dir = tmp_path_factory.mktemp("lobby-data")
+    arguments = ["--data-dir", str(data_dir), "--bot-delay", "0", "--allow-seed"]
+    arguments += ["--max-tables-per-client", "100"]
+    with running_server(arguments, env={"DATABASE_URL": ""}) as server:
+        yield server.url
 
 
 def device(browser: Browser, width: int, height: int, lang: str = "en") -> BrowserContext:
@@ -183,8 +203,11 @@ def start_one(page: Page, seed: int = 7) -> str:
     return address.split("/")[-1]
 
 
-def test_your_games_lists_every_unfinished_table(browser: Browser, base_url: str) -> None:
-    context = device(browser, 360, 740)
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_your_games_lists_every_unfinished_table(
+    browser: Browser, base_url: str, axe_source: str, lang: str
+) -> None:
+    context = device(browser, 360, 740, lang)
     page = landing(context, base_url)
     expect(page.locator("#your-games")).to_be_hidden()
     first = start_one(page, seed=7)
@@ -195,9 +218,23 @@ def test_your_games_lists_every_unfinished_table(browser: Browser, base_url: str
     expect(rows).to_have_count(2)
     # The newest first, its Continue in the first screen under the Deal button.
     expect(rows.first).to_have_attribute("id", f"your-game-{second}")
-    expect(page.locator("#continue-game")).to_have_text("Continue")
+    expect(page.locator("#continue-game")).to_have_text(
+        "Continue" if lang == "en" else "Продолжить"
+    )
     assert box_in_view(page, "#deal-button")
-    shot(page, "lobby-your-games-360")
+    shot(page, f"lobby-your-games-360-{lang}")
+    # The lobby with its list, its open menu and the Abandon dialog, for axe-core.
+    found = {"lobby with your games": serious(page, axe_source)}
+    page.tap("#menu-button")
+    found["menu"] = serious(page, axe_source)
+    page.keyboard.press("Escape")
+    page.tap(f"#abandon-{first}")
+    expect(page.locator("#resign-dialog")).to_be_visible()
+    found["abandon dialog"] = serious(page, axe_source)
+    page.keyboard.press("Escape")
+    expect(page.locator("#resign-dialog")).to_have_count(0)
+    expect(rows).to_have_count(2)
+    assert {name: issues for name, issues in found.items() if issues} == {}
     page.click(f"#your-game-{first} a")
     expect(page).to_have_url(f"{base_url}/#/table/{first}")
     # A table this browser lost track of (its server forgot it) is dropped.

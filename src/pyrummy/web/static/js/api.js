@@ -101,8 +101,6 @@ export const api = {
   continueDeal: (id) => request("POST", `/api/tables/${id}/continue`, { tableId: id }),
   /** Give up the match for this seat (X-Seat-Token): the seat's new state; 409 once it is over. */
   resign: (id) => request("POST", `/api/tables/${id}/resign`, { tableId: id }),
-  /** The table's summary, its status ("live" or "over") with it; no token needed. */
-  table: (id) => request("GET", `/api/tables/${id}`),
   settings: (id, botDelay) => request("PUT", `/api/tables/${id}/settings`, { tableId: id, body: { bot_delay: botDelay } }),
   explainMeld: (id, cards) => request("POST", `/api/tables/${id}/explain-meld?lang=${lang()}`, { tableId: id, body: { cards } }),
   matches: (offset = 0) => request("GET", `/api/matches?status=over&limit=20&offset=${offset}`),

@@ -359,7 +359,6 @@ export async function renderLobby(root) {
     const limit = Number((String(error.message).match(/\d+/) || [])[0]) || live.length;
     const text = live.length ? t("lobby.tooMany", { n: limit }) : t("lobby.tooManyElsewhere", { n: limit });
     say(errorLine, text);
-    yourGames.hidden = false;
     if (live.length) {
       say(gamesNote, text);
       yourGames.scrollIntoView({ block: "nearest" });
