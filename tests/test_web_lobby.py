@@ -76,6 +76,13 @@ def box_in_view(page: Page, selector: str) -> bool:
     return result
 
 
+def top_of(page: Page, selector: str) -> float:
+    """Where the element's top is in the viewport (px)."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["y"]
+
+
 def no_sideways_scroll(page: Page) -> bool:
     result: bool = page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
@@ -98,9 +105,8 @@ def test_deal_is_in_the_first_screen_at_every_size(
             "Knock Rummy" if lang == "en" else "Нок-рамми"
         )
         # The guided deal is offered beside the button, not above it.
-        offer = page.locator("#tutorial-start")
-        expect(offer).to_be_visible()
-        assert offer.bounding_box()["y"] >= page.locator("#deal-button").bounding_box()["y"], where
+        expect(page.locator("#tutorial-start")).to_be_visible()
+        assert top_of(page, "#tutorial-start") >= top_of(page, "#deal-button"), where
         assert box_in_view(page, "#options-button"), where
         assert no_sideways_scroll(page), where
         assert not errors_of(page), where

@@ -117,7 +117,9 @@ def test_a_newcomer_plays_the_guided_deal_and_it_is_remembered(
     # A first visit: the offer is in the first screen, beside the Deal button.
     start = page.locator("#tutorial-start")
     expect(start).to_be_in_viewport()
-    assert start.bounding_box()["y"] >= page.locator("#deal-button").bounding_box()["y"]
+    offer_box, deal_box = start.bounding_box(), page.locator("#deal-button").bounding_box()
+    assert offer_box is not None and deal_box is not None
+    assert offer_box["y"] >= deal_box["y"]
     start.click()
     expect(page.locator("#tutorial-title")).to_contain_text("Guided deal")
     play_through(page)

@@ -151,12 +151,11 @@ export async function renderLobby(root) {
     fan);
 
   // -- your unfinished games ----------------------------------------------------------
-  const gamesNote = fieldError("your-games-note");
   const gamesList = h("ul", { class: "your-games-list", id: "your-games-list" });
   const yourGames = h("section", { class: "your-games", id: "your-games", "aria-labelledby": "your-games-title", hidden: true },
     h("h2", { id: "your-games-title", tabindex: "-1" }, t("lobby.yourGames")),
     h("p", { class: "muted" }, t("lobby.yourGamesHint")),
-    gamesNote, gamesList);
+    gamesList);
 
   root.append(h("div", { class: "lobby" }, hero, yourGames,
     h("section", { class: "lobby-options", "aria-labelledby": "options-title" },
@@ -360,7 +359,6 @@ export async function renderLobby(root) {
     const text = live.length ? t("lobby.tooMany", { n: limit }) : t("lobby.tooManyElsewhere", { n: limit });
     say(errorLine, text);
     if (live.length) {
-      say(gamesNote, text);
       yourGames.scrollIntoView({ block: "nearest" });
       yourGames.querySelector("h2").focus({ preventScroll: true });
     }
@@ -384,7 +382,6 @@ export async function renderLobby(root) {
               forgetToken(game.id);
               row.remove();
               if (!gamesList.children.length) yourGames.hidden = true;
-              say(gamesNote, "");
               say(dealError, "");
               dealButton.focus();
             } catch (failure) {
