@@ -314,6 +314,17 @@ def test_errors_are_translated_and_retried(browser: Browser, base_url: str) -> N
     expect(page.locator("#deal-button")).to_be_enabled(timeout=SLOW)
     expect(error).to_be_hidden()
     expect(page.locator("#lobby-retry")).to_be_hidden()
+    # Deal while the server is away: said under the button, gone once it is back.
+    page.route("**/api/presets", lambda route: route.abort())
+    page.route("**/api/tables", lambda route: route.abort())
+    page.tap("#deal-button")
+    expect(error).to_contain_text("Не удалось раздать карты: Нет связи с сервером")
+    expect(page.locator("#deal-button")).to_be_enabled()
+    page.unroute("**/api/presets")
+    page.unroute("**/api/tables")
+    expect(error).to_be_hidden(timeout=SLOW)
+    page.tap("#deal-button")
+    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
     assert not errors_of(page)
     context.close()
 

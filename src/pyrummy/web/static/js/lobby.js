@@ -349,6 +349,8 @@ export async function renderLobby(root) {
         await tooMany(error, errorLine);
       } else {
         say(errorLine, t("lobby.dealFailed", { message: error.message }));
+        // Said because the server could not be reached: unsaid once it answers again.
+        if (error.offline) whenServerAnswers(() => say(errorLine, ""));
       }
     }
   }
@@ -405,6 +407,14 @@ export async function renderLobby(root) {
     gamesList.append(...live.map(gameRow));
     yourGames.hidden = live.length === 0;
     return live;
+  }
+
+  /** Ask the server every few seconds, while the lobby is shown, until it answers; then ``then()``. */
+  function whenServerAnswers(then) {
+    setTimeout(() => {
+      if (!dealButton.isConnected) return;
+      api.presets().then(then, () => whenServerAnswers(then));
+    }, RETRY_MS);
   }
 
   async function load() {
