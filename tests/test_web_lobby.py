@@ -119,25 +119,46 @@ def test_deal_is_in_the_first_screen_at_every_size(
     context.close()
 
 
-@pytest.mark.parametrize(("width", "height"), [(360, 740), (1280, 800)])
+def drag_to_pile(page: Page, card: str) -> None:
+    """One gesture: press on the card, move onto the discard pile, release."""
+    for _ in range(100):  # the cards stop gliding first (motion.js)
+        if not page.evaluate("document.getAnimations().filter(a => a.id === 'glide').length"):
+            break
+        page.wait_for_timeout(20)
+    start, end = page.locator(card).bounding_box(), page.locator("#discard-pile").bounding_box()
+    assert start is not None and end is not None
+    page.mouse.move(start["x"] + 10, start["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (740, 360), (1280, 800)])
 def test_a_first_card_without_scrolling(
     browser: Browser, base_url: str, width: int, height: int
 ) -> None:
-    """From a cold landing: Deal (1) opens the table on the person's turn and
-    the stock (2) gives the first card; nothing was scrolled on the way."""
+    """From a cold landing, with no scrolling: Deal (1) opens the table on the
+    person's turn, the stock (2) gives the first card, and one drag (3) plays
+    a card onto the discard pile."""
     context = device(browser, width, height)
     page = landing(context, base_url)
     page.evaluate(
         "window.scrolled = 0; addEventListener('scroll', () => { window.scrolled += 1; })"
     )
-    if width < 1000:
+    phone = width < 1000
+    if phone:
         page.tap("#deal-button")
     else:
         page.click("#deal-button")
     page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
     if page.locator("#stock:not([disabled])").count():
-        draw_from_stock(page, tap=width < 1000)
-        expect(page.locator(".hand .card")).not_to_have_count(0)
+        draw_from_stock(page, tap=phone)
+        drawn = page.locator(".hand .card.drawn")
+        expect(drawn).to_have_count(1)
+        card = drawn.get_attribute("data-card")
+        drag_to_pile(page, f"#hand-card-{card}")
+        expect(page.locator(f"#hand-card-{card}")).to_have_count(0)
+    assert page.evaluate("window.scrolled") == 0
     # The last game is remembered: the next landing offers it again.
     page.goto(base_url + "/")
     expect(page.locator("#play-title")).to_have_text("Knock Rummy")
