@@ -8,7 +8,8 @@ language and gone once the server is back, and the smaller promises (one
 Russian name per game, "You" in a replay, no guided-deal offer after a
 finished match).
 
-Abandon and Resign need the server's ``POST /api/tables/{id}/resign``.
+Abandon and Resign (the last four tests) need the server's
+``POST /api/tables/{id}/resign``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -478,3 +480,46 @@ def test_resign_at_the_table(browser: Browser, base_url: str, width: int, height
     expect(page.locator(f"#your-game-{table}")).to_have_count(0)
     assert not errors_of(page)
     context.close()
+
+
+def test_resign_at_a_friends_table_leaves_the_seat_to_a_bot(
+    browser: Browser, base_url: str
+) -> None:
+    """Boris gives up at a table of two people: a bot plays his seat on, the
+    match goes on for Anna, and Boris's browser keeps it as a loss."""
+    anna = device(browser, 1280, 800)
+    anna_page = landing(anna, base_url)
+    anna_page.click("#friends-start")
+    anna_page.select_option("#friends-game", "knock")
+    anna_page.click("#friends-remove-seat")  # two seats: Anna and a friend
+    anna_page.fill("#friends-name", "Anna")
+    anna_page.click("#friends-create")
+    code = anna_page.locator("#room-code-shown").inner_text()
+    boris = device(browser, 360, 740)
+    boris_page = keep_errors(boris.new_page())
+    boris_page.goto(f"{base_url}/join/{code}")
+    boris_page.fill("#join-name", "Boris")
+    boris_page.click("#join-button")
+    anna_page.click("#room-start")
+    for page in (anna_page, boris_page):
+        page.wait_for_url("**/#/table/*", timeout=SLOW)
+    table = boris_page.url.rsplit("/", 1)[1]
+    boris_page.tap("#menu-button")
+    boris_page.tap("#resign-button")
+    expect(boris_page.locator("#resign-dialog")).to_contain_text("A bot takes your seat")
+    boris_page.tap("#resign-confirm")
+    expect(boris_page.locator("#header-note")).to_contain_text("You resigned")
+    stats = json.loads(boris_page.evaluate("localStorage.getItem('pyrummy.myGames')"))
+    assert [(g["id"], g["won"], g.get("resigned")) for g in stats] == [(table, False, True)]
+    # For Anna the match goes on, and she can still resign herself.
+    tokens = json.loads(anna_page.evaluate("localStorage.getItem('pyrummy.tokens')"))
+    anna_state = httpx.get(
+        f"{base_url}/api/tables/{table}/state", headers={"X-Seat-Token": tokens[table]["token"]}
+    ).json()
+    assert anna_state["match"]["over"] is False
+    expect(anna_page.locator("#resign-button")).to_be_visible()
+    boris_page.goto(base_url + "/")
+    expect(boris_page.locator(f"#your-game-{table}")).to_have_count(0)
+    assert not errors_of(boris_page)
+    anna.close()
+    boris.close()
