@@ -8,7 +8,7 @@ language and gone once the server is back, and the smaller promises (one
 Russian name per game, "You" in a replay, no guided-deal offer after a
 finished match).
 
-Abandon and Resign (the last four tests) need the server's
+Abandon and Resign (the last three tests) need the server's
 ``POST /api/tables/{id}/resign``.
 """
 

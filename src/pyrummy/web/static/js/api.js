@@ -71,7 +71,6 @@ async function request(method, path, { body, tableId } = {}) {
   const token = tableId ? tokenFor(tableId) : null;
   if (token) headers["X-Seat-Token"] = token;
   let response;
-  let data;
   try {
     response = await fetch(path, {
       method,
@@ -79,10 +78,16 @@ async function request(method, path, { body, tableId } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });
-    const type = response.headers.get("content-type") || "";
-    data = type.includes("json") ? await response.json() : await response.text();
   } catch (_) {
     throw offlineError();
+  }
+  const type = response.headers.get("content-type") || "";
+  let data = null;
+  try {
+    data = type.includes("json") ? await response.json() : await response.text();
+  } catch (_) {
+    // A body cut off on the way (the connection dropped) or not the JSON it claims to be.
+    if (response.ok) throw new ApiError(response.status, "http", t("error.http", { status: response.status }));
   }
   if (!response.ok) {
     // A proxy's own error page (a 502 while the server restarts) is no sentence for a person.

@@ -84,7 +84,7 @@ export async function playAgain() {
  * This browser's unfinished tables, newest first, each with its state as its
  * seat sees it. Finished, vanished and resigned ones are forgotten here.
  */
-export async function unfinishedTables() {
+async function unfinishedTables() {
   const checks = await Promise.all(knownTables().map((m) => {
     if (resignedAt(m.id)) {
       forgetToken(m.id);

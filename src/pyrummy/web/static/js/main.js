@@ -1,5 +1,6 @@
 // The page: a header, and one view at a time chosen by the address (#/...).
-//   #/            the lobby          #/table/ID     a table
+//   #/            the lobby: the game to play and its Deal button first
+//                 (lobby.js)          #/table/ID     a table (Resign in the header)
 //   #/history     finished matches   #/replay/ID    one match, step by step
 //   #/friends     a table for friends #/room/CODE   its waiting room (/join/CODE)
 //   #/rules/GAME  the rules          #/faq          questions and answers
@@ -8,20 +9,21 @@
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { settings, saveSetting } from "./settings.js";
-import { renderLobby } from "./lobby.js";
+import { renderLobby, startGame } from "./lobby.js";
 import { TableView } from "./table.js";
 import { renderHistory, ReplayView } from "./history.js";
 import { renderRules, renderFaq } from "./pages.js";
 import { renderStats } from "./stats.js";
 import { renderFriendsForm, RoomView, RoomPanel } from "./room.js";
 import { TutorialView } from "./tutorial.js";
-import { startGame } from "./lobby.js";
 import { tokenFor, knownTables } from "./api.js";
 import { resignedAt } from "./stats.js";
 import { confirmResign, resignTable } from "./resign.js";
 
 const main = document.getElementById("view");
 let current = null;
+/** Tables whose match this page has seen end (stats.js says so): no Resign there. */
+const overTables = new Set();
 
 /** The table shown now, when it is one this browser has a seat at and has not left. */
 function seatedTable() {
@@ -31,9 +33,6 @@ function seatedTable() {
   if (!tokenFor(id) || resignedAt(id) || overTables.has(id)) return null;
   return { id, room: !!knownTables().find((m) => m.id === id)?.room };
 }
-
-/** Tables whose match this page has seen end (stats.js says so): no Resign there. */
-const overTables = new Set();
 
 async function resign(table, button, note) {
   if (!(await confirmResign({ friends: table.room || !!document.querySelector(".room-panel") }))) return;
