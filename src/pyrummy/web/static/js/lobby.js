@@ -9,7 +9,7 @@
 // button, a failed Abandon in its row) and in the page's language; a lobby
 // that could not load retries by itself until the server answers.
 
-import { h, clear } from "./dom.js";
+import { h, clear, reducedMotion } from "./dom.js";
 import { t, tn, lang } from "./i18n.js";
 import { formatDate } from "./format.js";
 import { api, saveToken, knownTables, forgetToken } from "./api.js";
@@ -137,7 +137,7 @@ export async function renderLobby(root) {
   const form = h("form", { class: "lobby-form", id: "lobby-options", "aria-labelledby": "options-title", onsubmit: (e) => { e.preventDefault(); submit(e.submitter); } });
   const optionsButton = h("button", { type: "button", class: "side-button", id: "options-button", "aria-controls": "lobby-options",
     onclick: () => {
-      form.scrollIntoView({ block: "start", behavior: "smooth" });
+      form.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
       form.querySelector("input:checked, input, select")?.focus({ preventScroll: true });
     } }, t("lobby.change"));
   const fan = h("div", { class: "play-fan", "aria-hidden": "true" },
