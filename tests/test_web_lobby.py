@@ -401,10 +401,12 @@ def test_no_guided_deal_offer_after_a_finished_match(browser: Browser, base_url:
 
 def test_one_russian_name_per_game() -> None:
     """Knock Rummy is «Нок-рамми» everywhere (as in the rules and the
-    seeds), never «Кнок-рамми»."""
+    seeds), never «Кнок-рамми»; Rotham Rummy is «Ротам-рамми», as in its seed."""
     texts = {p.name: p.read_text() for p in (STATIC / "js").glob("*.js")}
-    assert [name for name, text in texts.items() if re.search("кнок", text, re.IGNORECASE)] == []
+    for other in ("кнок", "ротхэм"):
+        assert [name for name, text in texts.items() if re.search(other, text, re.IGNORECASE)] == []
     assert any("Нок-рамми" in text for text in texts.values())
+    assert any("Ротам-рамми" in text for text in texts.values())
 
 
 def test_a_replay_names_you_as_history_does(browser: Browser, base_url: str) -> None:
