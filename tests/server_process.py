@@ -73,8 +73,10 @@ def start_server(
     env: Mapping[str, str] | None = None,
     log: Path | None = None,
     deadline: float = 120,
+    port: int | None = None,
 ) -> Server:
-    """``pyrummy serve --port PORT ARGUMENTS`` on a free port, answering.
+    """``pyrummy serve --port PORT ARGUMENTS`` on a free port (or ``port``:
+    a server started again where its clients look for it), answering.
 
     ``env`` is set on top of this process's environment (``DATABASE_URL`` goes
     through unless ``env`` sets it). Stderr is appended to ``log`` when given
@@ -82,7 +84,7 @@ def start_server(
     ``deadline`` is generous by default: on a loaded shared machine importing
     the server alone has taken 14 s.
     """
-    port = free_port()
+    port = port or free_port()
     # The child holds its own copy of the descriptor: ours is closed once it answers.
     with log.open("a+b") if log is not None else tempfile.TemporaryFile() as stderr:
         process = subprocess.Popen(

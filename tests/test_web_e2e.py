@@ -137,7 +137,7 @@ def test_small_screen_pages(browser: Browser, base_url: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     shot(page, "rules-360")
     page.goto(base_url + "/#/faq")
-    expect(page.locator(".faq-item")).to_have_count(8)
+    expect(page.locator(".faq-item")).to_have_count(9)
     page.goto(base_url + "/#/history")
     expect(page.locator("h1")).to_have_text("Finished matches")
     assert not errors_of(page)

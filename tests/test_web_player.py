@@ -279,6 +279,8 @@ def test_statistics_count_a_finished_match_and_sound_persists(
         assert overflowing == []
         shot(page, f"history-360-{'ru' if language.startswith('С') else 'en'}")
         if language.startswith("С"):
+            # On a phone the language is in the header's menu.
+            page.click("#menu-button")
             page.click("#lang-switch")
     assert not errors_of(page)
     page.context.close()

@@ -114,18 +114,21 @@ def test_a_newcomer_plays_the_guided_deal_and_it_is_remembered(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(base_url + "/")
-    # A first visit: the offer is in the first screen, above the game choice.
+    # A first visit: the offer is in the first screen, beside the Deal button.
     start = page.locator("#tutorial-start")
     expect(start).to_be_in_viewport()
+    offer_box, deal_box = start.bounding_box(), page.locator("#deal-button").bounding_box()
+    assert offer_box is not None and deal_box is not None
+    assert offer_box["y"] >= deal_box["y"]
     start.click()
     expect(page.locator("#tutorial-title")).to_contain_text("Guided deal")
     play_through(page)
     shot(page, "tutorial-showdown-1280")
     expect(page.locator("#tutorial-play")).to_be_focused()
-    # Finished: the lobby offers it again as a plain link, not a banner.
+    # Finished: the lobby offers it again as a plain link, not as an offer.
     page.goto(base_url + "/")
     expect(page.locator("#deal-button")).to_be_visible()
-    expect(page.locator("#tutorial-banner")).to_have_count(0)
+    expect(page.locator("#tutorial-start")).to_have_count(0)
     expect(page.locator("#tutorial-again")).to_be_visible()
     # And from the Knock Rummy rules.
     page.goto(base_url + "/#/rules/knock")
@@ -147,11 +150,14 @@ def test_skipping_is_remembered_and_keyboard_and_russian_work(
     context = browser.new_context(viewport={"width": 360, "height": 740}, locale="ru")
     page = context.new_page()
     page.goto(base_url + "/")
-    page.click("#tutorial-no")
-    expect(page.locator("#tutorial-banner")).to_have_count(0)
+    # Skipped at its first step: the lobby then offers it as a plain link.
+    page.click("#tutorial-start")
+    page.click("#tutorial-skip")
+    expect(page.locator("#deal-button")).to_be_visible()
+    expect(page.locator("#tutorial-start")).to_have_count(0)
     page.reload()
     expect(page.locator("#deal-button")).to_be_visible()
-    expect(page.locator("#tutorial-banner")).to_have_count(0)
+    expect(page.locator("#tutorial-start")).to_have_count(0)
     page.click("#tutorial-again")
     expect(page.locator("#coach")).to_contain_text("Сейчас ваш остаток 47")
     shot(page, "tutorial-step1-360-ru")
@@ -172,7 +178,7 @@ def test_skipping_is_remembered_and_keyboard_and_russian_work(
     # Skip at any step: back to the lobby, still remembered.
     page.click("#tutorial-skip")
     expect(page.locator("#deal-button")).to_be_visible()
-    expect(page.locator("#tutorial-banner")).to_have_count(0)
+    expect(page.locator("#tutorial-start")).to_have_count(0)
     assert page.evaluate("localStorage.getItem('pyrummy.tutorial')") == "skipped"
     context.close()
 

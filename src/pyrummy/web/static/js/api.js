@@ -2,7 +2,7 @@
 // table in localStorage (the server also sets an HttpOnly cookie), so a
 // refresh or a dropped connection never loses a game.
 
-import { lang } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 
 const TOKENS_KEY = "pyrummy.tokens";
 
@@ -12,6 +12,21 @@ export class ApiError extends Error {
     this.status = status;
     this.code = code;
   }
+
+  /** No answer from the server at all (it is down, or this device is offline). */
+  get offline() {
+    return this.code === "network";
+  }
+}
+
+/**
+ * The browser's own words for a failed fetch ("Failed to fetch", "NetworkError
+ * when attempting to fetch resource") are English whatever the page's
+ * language, and say nothing of what to do: a request that got no answer
+ * becomes an ApiError with status 0, code "network" and the page's sentence.
+ */
+export function offlineError() {
+  return new ApiError(0, "network", t("error.offline"));
 }
 
 function tokens() {
@@ -55,16 +70,28 @@ async function request(method, path, { body, tableId } = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const token = tableId ? tokenFor(tableId) : null;
   if (token) headers["X-Seat-Token"] = token;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "same-origin",
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch (_) {
+    throw offlineError();
+  }
   const type = response.headers.get("content-type") || "";
-  const data = type.includes("json") ? await response.json() : await response.text();
+  let data = null;
+  try {
+    data = type.includes("json") ? await response.json() : await response.text();
+  } catch (_) {
+    // A body cut off on the way (the connection dropped) or not the JSON it claims to be.
+    if (response.ok) throw new ApiError(response.status, "http", t("error.http", { status: response.status }));
+  }
   if (!response.ok) {
-    const error = data && data.error ? data.error : { code: "http", message: String(data) };
+    // A proxy's own error page (a 502 while the server restarts) is no sentence for a person.
+    const error = data && data.error ? data.error : { code: "http", message: t("error.http", { status: response.status }) };
     throw new ApiError(response.status, error.code, error.message);
   }
   return data;
@@ -77,6 +104,8 @@ export const api = {
   act: (id, action, seq) => request("POST", `/api/tables/${id}/actions`, { tableId: id, body: { action, seq } }),
   hint: (id) => request("GET", `/api/tables/${id}/hint`, { tableId: id }),
   continueDeal: (id) => request("POST", `/api/tables/${id}/continue`, { tableId: id }),
+  /** Give up the match for this seat (X-Seat-Token): the seat's new state; 409 once it is over. */
+  resign: (id) => request("POST", `/api/tables/${id}/resign`, { tableId: id }),
   settings: (id, botDelay) => request("PUT", `/api/tables/${id}/settings`, { tableId: id, body: { bot_delay: botDelay } }),
   explainMeld: (id, cards) => request("POST", `/api/tables/${id}/explain-meld?lang=${lang()}`, { tableId: id, body: { cards } }),
   matches: (offset = 0) => request("GET", `/api/matches?status=over&limit=20&offset=${offset}`),

@@ -55,6 +55,9 @@ export class ReplayView {
     this.root = root;
     this.tableId = tableId;
     this.step = null;
+    // This browser's seat in a match it played: "You" in the replay, as in History.
+    const mine = myGames().find((g) => g.id === tableId);
+    this.me = mine ? mine.seat : null;
     this.section = h("section", { class: "replay" }, h("p", {}, "…"));
     root.append(this.section);
     this.onKey = (event) => {
@@ -96,7 +99,7 @@ export class ReplayView {
     clear(this.section);
     const obs = view.observation;
     const action = view.action
-      ? `${seatName(info, view.action.seat, null)} ${describeAction(view.action.text)}`
+      ? `${seatName(info, view.action.seat, this.me)} ${describeAction(view.action.text)}`
       : t("replay.start.action");
     const slider = h("input", { type: "range", min: "0", max: String(view.steps), value: String(view.step), id: "replay-slider",
       "aria-label": t("replay.step", { n: view.step, m: view.steps }), onchange: (e) => this.go(Number(e.target.value)) });
@@ -112,14 +115,14 @@ export class ReplayView {
         `${t("table.deal", { n: view.deal_number })} · ${t("replay.step", { n: view.step, m: view.steps })}: ${action}`),
     );
     const hands = view.hands.map((cards, seat) => h("div", { class: `replay-hand${obs.current_seat === seat ? " playing" : ""}` },
-      h("strong", {}, seatName(info, seat, null)), cardRow(sortCards(cards, "suit"), { small: true })));
+      h("strong", {}, seatName(info, seat, this.me)), cardRow(sortCards(cards, "suit"), { small: true })));
     const top = obs.discard_pile[obs.discard_pile.length - 1];
     this.section.append(h("div", { class: "replay-board" },
       h("div", { class: "replay-hands" }, hands),
       h("p", {}, `${t("table.stockCount", { n: obs.stock_count })} · ${t("table.discard")}: ${top ? pretty(top) : t("table.discardEmpty")}`),
-      info.rules.family === "melding" ? tableMelds(obs, info, null) : null));
-    if (obs.settlement) this.section.append(h("section", { class: "showdown inline" }, h("h2", {}, t("show.titleDeal", { n: view.deal_number })), showdownBody(obs, info, null, view.deal_number)));
-    if (view.step === view.steps) this.section.append(ledgerTable(view.match, info, null));
+      info.rules.family === "melding" ? tableMelds(obs, info, this.me) : null));
+    if (obs.settlement) this.section.append(h("section", { class: "showdown inline" }, h("h2", {}, t("show.titleDeal", { n: view.deal_number })), showdownBody(obs, info, this.me, view.deal_number)));
+    if (view.step === view.steps) this.section.append(ledgerTable(view.match, info, this.me));
     this.section.append(h("p", {}, h("a", { href: `/api/matches/${this.tableId}/record`, target: "_blank", rel: "noopener" }, t("replay.record"))));
   }
 }

@@ -1,15 +1,25 @@
-// The lobby: choose a game, the bots and the match length, then Deal.
-// Knock Rummy is preselected with two easy bots, so a newcomer can press
-// Deal at once (the stronger bots often knock on their first turns).
+// The lobby, which is the landing page: the game to play (the last one
+// chosen, Knock Rummy the first time) with one Deal button that starts a table
+// at once, in the first screen at every size. The guided deal is offered
+// beside that button. Below it: "Your games" (this browser's unfinished
+// tables: continue or abandon), the game and its options (the Options button
+// brings them into view), and the entry to a table for friends.
+//
+// Errors are said next to what caused them (a failed Deal under the Deal
+// button, a failed Abandon in its row) and in the page's language; a lobby
+// that could not load retries by itself until the server answers.
 
-import { h, clear } from "./dom.js";
+import { h, clear, reducedMotion } from "./dom.js";
 import { t, tn, lang } from "./i18n.js";
 import { formatDate } from "./format.js";
 import { api, saveToken, knownTables, forgetToken } from "./api.js";
 import { settings, saveSetting, SPEEDS } from "./settings.js";
 import { GAME_ORDER } from "./rules_text.js";
+import { cardFace } from "./cards.js";
 import { friendsEntry } from "./room.js";
 import { tutorialOffer } from "./tutorial.js";
+import { myGames, resignedAt } from "./stats.js";
+import { confirmResign, resignTable } from "./resign.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
 const LAST_KEY = "pyrummy.lastGame";
@@ -29,9 +39,12 @@ const BASIC_DEFAULTS = {
   multiple_melds: false, going_rummy: "none", layoff_after_own_meld: false, ace: "low",
   last_discard_required: false, stock_end: "turn_over", scoring: "winner_collects",
 };
+// The few cards drawn beside the game's name: a run, a set and a loose card.
+const FAN = ["7H", "8H", "9H", "QS", "QD"];
+/** How long a lobby that could not reach the server waits before it asks again (ms). */
+const RETRY_MS = 3000;
 
 let presetCache = null;
-let live = [];
 
 function lastGame() {
   try {
@@ -67,40 +80,126 @@ export async function playAgain() {
   else location.hash = "#/";
 }
 
+/**
+ * This browser's unfinished tables, newest first, each with its state as its
+ * seat sees it. Finished, vanished and resigned ones are forgotten here.
+ */
+async function unfinishedTables() {
+  const checks = await Promise.all(knownTables().map((m) => {
+    if (resignedAt(m.id)) {
+      forgetToken(m.id);
+      return null;
+    }
+    return api.state(m.id)
+      .then((s) => ({ id: m.id, saved: m.saved || 0, room: m.room || null, state: s }))
+      .catch((e) => { if (e.status === 404) forgetToken(m.id); return null; });
+  }));
+  for (const c of checks) if (c && (c.state.table.status === "over" || c.state.match.over)) forgetToken(c.id);
+  return checks.filter((c) => c && c.state.table.status !== "over" && !c.state.match.over).sort((a, b) => b.saved - a.saved);
+}
+
+function resumeText(state) {
+  return t("lobby.resumeWhat", {
+    game: t(`game.${state.table.preset}`),
+    n: state.match.deal_number,
+    when: formatDate(state.table.created_at, lang()),
+  });
+}
+
+/** A short message under a control: what went wrong and what to do. */
+function fieldError(id) {
+  return h("p", { class: "field-error", id, role: "alert", hidden: true });
+}
+
+function say(node, text) {
+  node.textContent = text || "";
+  node.hidden = !text;
+}
+
 export async function renderLobby(root) {
-  live = [];
-  const heading = h("h1", {}, t("lobby.title"));
-  const status = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
-  // A first visit is offered the guided Knock Rummy deal; later, a plain link to it.
-  root.append(h("section", { class: "lobby" }, heading, tutorialOffer(), status, friendsEntry()));
-  try {
-    presetCache = presetCache || (await api.presets());
-  } catch (error) {
-    status.textContent = t("status.error", { message: error.message });
-    return;
-  }
-  const presets = Object.fromEntries(presetCache.presets.map((p) => [p.name, p]));
   const previous = lastGame();
   const state = {
-    preset: previous?.preset && presets[previous.preset] ? previous.preset : "knock",
+    preset: previous?.preset || "knock",
     bots: previous?.bots?.length ? [...previous.bots] : ["easy", "easy"],
     length: previous?.length ?? "default",
     options: { ...BASIC_DEFAULTS, ...(previous?.basic || {}) },
     speed: settings().speed,
   };
-  const form = h("form", { class: "lobby-form", onsubmit: (e) => { e.preventDefault(); submit(); } });
-  root.querySelector(".lobby").append(form);
+  const played = myGames().length > 0;
+
+  // -- the game to play, in the first screen ----------------------------------------
+  const title = h("h1", { id: "play-title" }, t(`game.${state.preset}`));
+  const summary = h("p", { class: "play-summary", id: "play-summary" });
+  const dealButton = h("button", { type: "submit", form: "lobby-options", class: "primary big", id: "deal-button",
+    "aria-describedby": "play-summary deal-error" }, t("lobby.deal"));
+  const dealError = fieldError("deal-error");
+  const retry = h("button", { type: "button", class: "small-button", id: "lobby-retry", hidden: true, onclick: () => load() }, t("error.retry"));
+  const form = h("form", { class: "lobby-form", id: "lobby-options", "aria-labelledby": "options-title", onsubmit: (e) => { e.preventDefault(); submit(e.submitter); } });
+  const optionsButton = h("button", { type: "button", class: "side-button", id: "options-button", "aria-controls": "lobby-options",
+    onclick: () => {
+      form.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+      form.querySelector("input:checked, input, select")?.focus({ preventScroll: true });
+    } }, t("lobby.change"));
+  const fan = h("div", { class: "play-fan", "aria-hidden": "true" },
+    FAN.map((card) => h("div", { class: "card fan-card" }, cardFace(card, { fourColour: settings().fourColour }))));
+  const hero = h("section", { class: "play-card", "aria-labelledby": "play-title" },
+    h("div", { class: "play-main" },
+      h("p", { class: "play-kicker" }, t("lobby.play")),
+      title, summary,
+      h("div", { class: "play-buttons" }, dealButton, optionsButton, tutorialOffer({ played })),
+      h("div", { class: "play-error" }, dealError, retry)),
+    fan);
+
+  // -- your unfinished games ----------------------------------------------------------
+  const gamesList = h("ul", { class: "your-games-list", id: "your-games-list" });
+  const yourGames = h("section", { class: "your-games", id: "your-games", "aria-labelledby": "your-games-title", hidden: true },
+    h("h2", { id: "your-games-title", tabindex: "-1" }, t("lobby.yourGames")),
+    h("p", { class: "muted" }, t("lobby.yourGamesHint")),
+    gamesList);
+
+  root.append(h("div", { class: "lobby" }, hero, yourGames,
+    h("section", { class: "lobby-options", "aria-labelledby": "options-title" },
+      h("h2", { id: "options-title" }, t("lobby.choices")), form),
+    friendsEntry()));
+  dealButton.disabled = true;
+
+  let presets = {};
 
   function limits(name) {
     const p = presets[name];
     return [Math.max(1, p.min_players - 1), p.max_players - 1];
   }
 
+  /** The match as the hero says it: "You against 2 bots (easy, easy) · Play to 100 points". */
+  function describe() {
+    const p = presets[state.preset];
+    const players = state.bots.length + 1;
+    const levels = state.bots.map((b) => t(`difficulty.${b}`)).join(", ");
+    const against = tn("lobby.against", state.bots.length, { levels });
+    let length;
+    if (p.match_end === "dealer_round") {
+      length = state.length === "one" ? t("lobby.oneDeal")
+        : state.length === "two" ? t("lobby.twoRounds", { n: players * 2 }) : t("lobby.round", { n: players });
+    } else if (p.match_end === "deals") {
+      length = t("lobby.sixDeals");
+    } else if (state.preset === "basic" && state.options.scoring === "pay_per_point") {
+      length = state.length.startsWith("deals-") ? tn("lobby.deals", Number(state.length.slice(6))) : t("lobby.round", { n: players });
+    } else {
+      length = t("lobby.target", { n: Number(state.length) || p.target });
+    }
+    return `${against} · ${length}`;
+  }
+
+  function showChoice() {
+    title.textContent = t(`game.${state.preset}`);
+    summary.textContent = describe();
+  }
+
   function gameChoice(name) {
     const id = `game-${name}`;
     return h("label", { class: "game-choice", for: id },
       h("input", { type: "radio", name: "game", id, value: name, checked: state.preset === name,
-        onchange: () => { state.preset = name; state.length = "default"; draw(); } }),
+        onchange: () => { state.preset = name; state.length = "default"; draw(); form.querySelector(`#${id}`)?.focus(); } }),
       h("span", { class: "game-title" }, t(`game.${name}`)),
       h("span", { class: "game-blurb" }, t(`blurb.${name}`)),
       h("a", { href: `#/rules/${name}`, class: "rules-link" }, t("lobby.rulesLink", { game: t(`game.${name}`) })),
@@ -110,17 +209,19 @@ export async function renderLobby(root) {
   function lengthControl(name) {
     const p = presets[name];
     const players = state.bots.length + 1;
+    const changed = (e) => { state.length = e.target.value; showChoice(); };
     if (p.match_end === "dealer_round") {
-      const select = h("select", { id: "match-length", onchange: (e) => { state.length = e.target.value; } },
+      const select = h("select", { id: "match-length", onchange: changed },
         h("option", { value: "default" }, t("lobby.round", { n: players })),
         h("option", { value: "one" }, t("lobby.oneDeal")),
         h("option", { value: "two" }, t("lobby.twoRounds", { n: players * 2 })));
-      select.value = ["default", "one", "two"].includes(state.length) ? state.length : "default";
+      if (!["default", "one", "two"].includes(state.length)) state.length = "default";
+      select.value = state.length;
       return h("label", { class: "field", for: "match-length" }, h("span", {}, t("lobby.length")), select);
     }
     if (p.match_end === "deals") return h("p", { class: "fixed-length" }, t("lobby.sixDeals"));
     if (name === "basic" && state.options.scoring === "pay_per_point") {
-      const select = h("select", { id: "match-length", "aria-describedby": "deals-hint", onchange: (e) => { state.length = e.target.value; } },
+      const select = h("select", { id: "match-length", "aria-describedby": "deals-hint", onchange: changed },
         h("option", { value: "round" }, t("lobby.round", { n: players })),
         DEAL_COUNTS.map((n) => h("option", { value: `deals-${n}` }, tn("lobby.deals", n))));
       if (!(state.length === "round" || /^deals-\d+$/.test(state.length))) state.length = "round";
@@ -128,10 +229,10 @@ export async function renderLobby(root) {
       return h("label", { class: "field", for: "match-length" }, h("span", {}, t("lobby.length")), select,
         h("span", { class: "muted", id: "deals-hint" }, t("lobby.dealsHint")));
     }
-    const select = h("select", { id: "match-length", onchange: (e) => { state.length = e.target.value; } },
+    const select = h("select", { id: "match-length", onchange: changed },
       TARGETS.map((n) => h("option", { value: String(n) }, t("lobby.target", { n }))));
-    select.value = TARGETS.includes(Number(state.length)) ? state.length : String(p.target);
     if (!TARGETS.includes(Number(state.length))) state.length = String(p.target);
+    select.value = state.length;
     return h("label", { class: "field", for: "match-length" }, h("span", {}, t("lobby.length")), select);
   }
 
@@ -162,14 +263,16 @@ export async function renderLobby(root) {
       while (state.bots.length < n) state.bots.push("easy");
       state.bots.length = n;
       draw();
+      form.querySelector("#bot-count")?.focus();
     } });
     for (let n = low; n <= high; n += 1) count.append(h("option", { value: String(n) }, String(n)));
     count.value = String(state.bots.length);
     const levels = state.bots.map((level, i) => {
       const id = `bot-${i}`;
-      const select = h("select", { id, onchange: (e) => { state.bots[i] = e.target.value; } },
+      const select = h("select", { id, onchange: (e) => { state.bots[i] = e.target.value; showChoice(); } },
         presetCache.bots.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
-      select.value = level;
+      select.value = presetCache.bots.includes(level) ? level : "easy";
+      state.bots[i] = select.value;
       return h("label", { class: "field", for: id }, h("span", {}, t("lobby.bot", { n: i + 1 })), select);
     });
     return h("fieldset", { class: "bots" }, h("legend", {}, t("lobby.bots")),
@@ -192,15 +295,6 @@ export async function renderLobby(root) {
         oninput: (e) => { state.seed = e.target.value === "" ? undefined : Number(e.target.value); } }));
   }
 
-  function resumeList() {
-    // Only games still in progress; the newest one is offered at the top instead.
-    const mine = live.slice(1, 6);
-    if (!mine.length) return null;
-    return h("aside", { class: "resume" }, h("h2", {}, t("lobby.resumeList")),
-      h("ul", {}, mine.map(({ id, state: s }) => h("li", {},
-        h("a", { href: `#/table/${id}` }, resumeText(s))))));
-  }
-
   function draw() {
     clear(form);
     const more = GAME_ORDER.filter((g) => !MAIN_GAMES.includes(g));
@@ -213,14 +307,17 @@ export async function renderLobby(root) {
       optionControls(),
       botControls(),
       h("fieldset", { class: "length" }, h("legend", {}, t("lobby.length")), lengthControl(state.preset), speedControl(), seedControl()),
-      h("div", { class: "deal-row" }, h("button", { type: "submit", class: "primary big", id: "deal-button" }, t("lobby.deal"))),
-      resumeList(),
+      h("div", { class: "deal-row" },
+        h("button", { type: "submit", class: "primary", id: "deal-chosen", "aria-describedby": "deal-chosen-error" }, t("lobby.dealChosen")),
+        fieldError("deal-chosen-error")),
     ];
     form.append(...parts.filter(Boolean));
+    showChoice();
   }
 
-  async function submit() {
+  async function submit(submitter) {
     const p = presets[state.preset];
+    if (!p) return;
     const players = state.bots.length + 1;
     let options = {};
     if (p.match_end === "dealer_round") {
@@ -237,40 +334,107 @@ export async function renderLobby(root) {
         if (state.options[name] !== BASIC_DEFAULTS[name]) options[name] = state.options[name];
       }
     }
-    const button = form.querySelector("#deal-button");
+    // The error goes next to the button that was pressed.
+    const button = submitter && submitter.id === "deal-chosen" ? submitter : dealButton;
+    const errorLine = button === dealButton ? dealError : form.querySelector("#deal-chosen-error");
+    say(dealError, "");
+    say(form.querySelector("#deal-chosen-error"), "");
     button.disabled = true;
     try {
       await startGame({ preset: state.preset, options, bots: state.bots, speed: state.speed, length: state.length, basic: state.options, seed: state.seed });
     } catch (error) {
-      status.textContent = t("status.error", { message: error.message });
       button.disabled = false;
+      if (error.status === 429) {
+        // Too many unfinished tables: the list of them is the way out.
+        await tooMany(error, errorLine);
+      } else {
+        say(errorLine, t("lobby.dealFailed", { message: error.message }));
+        // Said because the server could not be reached: unsaid once it answers again.
+        if (error.offline) whenServerAnswers(() => say(errorLine, ""));
+      }
     }
   }
 
-  draw();
-  // Games of this browser still in progress, newest first; finished or vanished
-  // ones are forgotten. The newest gets a Continue button above the form, so a
-  // closed tab's game is one click away in the first screen.
-  const checks = await Promise.all(knownTables().map((m) => api.state(m.id)
-    .then((s) => ({ id: m.id, saved: m.saved || 0, state: s }))
-    .catch((e) => { if (e.status === 404) forgetToken(m.id); return null; })));
-  live = checks.filter((c) => c && c.state.table.status !== "over").sort((a, b) => b.saved - a.saved);
-  for (const c of checks) if (c && c.state.table.status === "over") forgetToken(c.id);
-  if (live.length) {
-    const newest = live[0];
-    const banner = h("section", { class: "resume-banner", "aria-labelledby": "resume-title" },
-      h("div", {}, h("h2", { id: "resume-title" }, t("lobby.resume")), h("p", {}, resumeText(newest.state))),
-      h("button", { type: "button", class: "primary big", id: "continue-game", onclick: () => { location.hash = `#/table/${newest.id}`; } },
-        t("lobby.resumeButton")));
-    heading.after(banner);
-    draw();
+  async function tooMany(error, errorLine) {
+    const live = await showYourGames();
+    const limit = Number((String(error.message).match(/\d+/) || [])[0]) || live.length;
+    const text = live.length ? t("lobby.tooMany", { n: limit }) : t("lobby.tooManyElsewhere", { n: limit });
+    say(errorLine, text);
+    if (live.length) {
+      yourGames.scrollIntoView({ block: "nearest" });
+      yourGames.querySelector("h2").focus({ preventScroll: true });
+    }
   }
-}
 
-function resumeText(state) {
-  return t("lobby.resumeWhat", {
-    game: t(`game.${state.table.preset}`),
-    n: state.match.deal_number,
-    when: formatDate(state.table.created_at, lang()),
-  });
+  function gameRow(game, index) {
+    const what = resumeText(game.state);
+    const rowError = fieldError(`abandon-error-${game.id}`);
+    const row = h("li", { class: "your-game", id: `your-game-${game.id}` },
+      h("span", { class: "your-game-what" }, what),
+      h("span", { class: "your-game-buttons" },
+        h("a", { href: `#/table/${game.id}`, class: `button-link ${index === 0 ? "primary action" : "action"}`,
+          id: index === 0 ? "continue-game" : `continue-${game.id}`, "aria-label": t("lobby.continueAria", { what }) }, t("lobby.resumeButton")),
+        h("button", { type: "button", class: "action danger", id: `abandon-${game.id}`, "aria-label": t("lobby.abandonAria", { what }),
+          onclick: async (event) => {
+            const button = event.currentTarget;
+            if (!(await confirmResign({ friends: !!game.room, title: t("abandon.title") }))) return;
+            button.disabled = true;
+            try {
+              await resignTable(game.id);
+              forgetToken(game.id);
+              row.remove();
+              if (!gamesList.children.length) yourGames.hidden = true;
+              say(dealError, "");
+              dealButton.focus();
+            } catch (failure) {
+              button.disabled = false;
+              say(rowError, t("resign.failed", { message: failure.message }));
+            }
+          } }, t("lobby.abandon"))),
+      rowError);
+    return row;
+  }
+
+  /** Fill "Your games" from the server; the list (newest first) is returned. */
+  async function showYourGames() {
+    let live = [];
+    try {
+      live = await unfinishedTables();
+    } catch (_) {
+      live = [];
+    }
+    clear(gamesList);
+    gamesList.append(...live.map(gameRow));
+    yourGames.hidden = live.length === 0;
+    return live;
+  }
+
+  /** Ask the server every few seconds, while the lobby is shown, until it answers; then ``then()``. */
+  function whenServerAnswers(then) {
+    setTimeout(() => {
+      if (!dealButton.isConnected) return;
+      api.presets().then(then, () => whenServerAnswers(then));
+    }, RETRY_MS);
+  }
+
+  async function load() {
+    retry.hidden = true;
+    try {
+      presetCache = presetCache || (await api.presets());
+    } catch (error) {
+      say(dealError, t("lobby.loadFailed", { message: error.message }));
+      retry.hidden = false;
+      // Back by itself once the server answers (a restart, a dropped network).
+      setTimeout(() => { if (dealButton.isConnected && !presetCache) load(); }, RETRY_MS);
+      return;
+    }
+    say(dealError, "");
+    presets = Object.fromEntries(presetCache.presets.map((p) => [p.name, p]));
+    if (!presets[state.preset]) state.preset = "knock";
+    dealButton.disabled = false;
+    draw();
+    showYourGames();
+  }
+
+  await load();
 }

@@ -10,7 +10,7 @@
 
 import { h, clear } from "./dom.js";
 import { t, addTexts } from "./i18n.js";
-import { ApiError, saveToken, tokenFor } from "./api.js";
+import { ApiError, offlineError, saveToken, tokenFor } from "./api.js";
 import { lang } from "./i18n.js";
 
 const ROOMS_KEY = "pyrummy.rooms";
@@ -28,6 +28,7 @@ addTexts({
   en: {
     "friends.entry": "Play with friends",
     "friends.entryHint": "A private table: send a link, sit down together.",
+    "friends.invite": "Invite friends",
     "friends.haveCode": "Have a code?",
     "friends.code": "Room code",
     "friends.join": "Join",
@@ -94,6 +95,7 @@ addTexts({
   ru: {
     "friends.entry": "Играть с друзьями",
     "friends.entryHint": "Свой стол: пошлите ссылку и садитесь играть вместе.",
+    "friends.invite": "Позвать друзей",
     "friends.haveCode": "Есть код?",
     "friends.code": "Код комнаты",
     "friends.join": "Войти",
@@ -209,13 +211,18 @@ async function call(method, path, { body, token } = {}) {
   const headers = { "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
-  const response = await fetch(path, {
-    method, headers, credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (_) {
+    throw offlineError();
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = data.error || { code: "http", message: String(response.status) };
+    const error = data.error || { code: "http", message: t("error.http", { status: response.status }) };
     throw new ApiError(response.status, error.code, error.message);
   }
   return data;
@@ -272,7 +279,7 @@ export function friendsEntry() {
   return h("section", { class: "friends-entry", "aria-labelledby": "friends-entry-title" },
     h("h2", { id: "friends-entry-title" }, t("friends.entry")),
     h("p", {}, t("friends.entryHint")),
-    h("p", {}, h("a", { href: "#/friends", class: "primary big button-link", id: "friends-start" }, t("friends.entry"))),
+    h("p", {}, h("a", { href: "#/friends", class: "action button-link", id: "friends-start" }, t("friends.invite"))),
     form, status);
 }
 

@@ -88,7 +88,7 @@ export const RULES = {
     common: {
       title: "Общее для всех игр",
       sections: [
-        ["Карты и очки", "Колода из 52 карт без джокеров (в ротхэме ещё три). Туз младший: A 2 3 … 10 J Q K. Стоимость: туз 1, 2-10 по номиналу, J Q K по 10."],
+        ["Карты и очки", "Колода из 52 карт без джокеров (в ротаме ещё три). Туз младший: A 2 3 … 10 J Q K. Стоимость: туз 1, 2-10 по номиналу, J Q K по 10."],
         ["Комбинации", "Сет - 3 или 4 карты одного достоинства. Стрит - 3 и больше карт одной масти подряд. A-2-3 - стрит, а Q-K-A и K-A-2 - нет. Карта входит только в одну комбинацию."],
         ["Лучшая раскладка", "Несвязанные карты - остаток. Страница раскладывает руку так, чтобы остаток был наименьшим, а не ряд самым длинным. 7♠ 7♥ 7♦ 8♠ 9♠: лучше 7♠ 8♠ 9♠ + 7♥ 7♦, остаток 14."],
         ["Раздача и ходы", "Первый сдающий случаен, дальше сдача переходит влево. Начинает сосед сдающего слева, ход идёт по часовой. Каждый ход начинается с верхней карты колоды или сброса. Взятую из сброса карту нельзя вернуть в тот же ход."],
@@ -146,7 +146,7 @@ export const RULES = {
       ],
     },
     rotham: {
-      title: "Ротхэм-рамми",
+      title: "Ротам-рамми",
       flow: "meld",
       sections: [
         ["Джокеры", "55 карт: колода и 3 джокера. Джокер заменяет любую карту в сете или стрите. У кого есть настоящая карта, которую заменяет выложенный джокер, может в свой ход обменять её на джокера. Джокер на руке - 15 очков."],
@@ -169,23 +169,25 @@ export const RULES = {
 
 export const FAQ = {
   en: [
-    ["How do I start and how many cards are dealt?", "Choose the game, the number of bots and the match length, then press Deal. Knock Rummy is preselected, so you can press Deal at once. In Rummy two players get 10 cards each, three or four get 7. One card is turned up to start the discard pile; the rest is the stock."],
+    ["How do I start and how many cards are dealt?", "Press Deal: the first screen offers the game you played last (Knock Rummy the first time) against bots. To choose another game, the bots or the match length, press Game and options first. In Rummy two players get 10 cards each, three or four get 7. One card is turned up to start the discard pile; the rest is the stock."],
     ["What is a turn made of?", "Draw from the stock or take the top discard (click either). In Knock Rummy, select a card and press Discard — or Knock to end the deal. In Rummy, select cards and press Meld, or select a card and click a dashed meld on the table to lay it off; finish by discarding. Before the discard, Undo takes back this turn's melds and lay-offs."],
     ["Which cards can be melded?", "A meld has at least 3 cards: a set is 3 or 4 cards of one rank, a run 3 or more of one suit in a row. The ace is low: A-2-3 is a run, Q-K-A and K-A-2 are not. If a meld does not work, the status line says why — for example which card is missing."],
     ["How do lay-offs work?", "Select a card in your hand: every meld on the table it fits gets a dashed outline. Click one and the card goes there. A set grows to 4 cards, a run at either end; an ace goes only below a 2, nothing above a king."],
     ["When should I knock in Knock Rummy?", "Any time — but the knocker who is beaten pays 10 extra. The page shows your deadwood live and asks for confirmation when a knock looks risky (deadwood 10 or more, or an opponent has picked up discards that suggest melds). Early is usually right: ten dealt cards hold about 57 points of deadwood on average, every turn you wait gives the others a draw and a chance to knock first, and a beaten knock costs only 10. So knock with a hand a little better than an ordinary one; wait with a poor hand, and wait longer against players who keep passing their chances to knock. Between strong players most two-player deals end on the first or second turn."],
     ["How is a deal scored?", "Knock Rummy: the lowest deadwood collects the differences (see the rules for ties, rum and the knock penalty). Rummy: whoever goes out scores the cards left in the other hands; going out at once doubles it. Fractions are exact: 8½, 17/3."],
     ["What if I close the page or lose the connection?", "Nothing is lost: every move is stored the moment it is made. Open the page again and the game continues where it was."],
+    ["How do I leave a game, or find one I left?", "Your unfinished games of this browser are listed under Your games on the first screen: Continue one, or Abandon it. At the table, Resign is in the header (in the menu on a phone). Either way the match ends for you and counts as a loss; at a table with friends a bot plays your seat on. The server keeps only a few unfinished games per player: when Deal says so, finish or abandon one of them."],
     ["Can I play with the keyboard?", "Yes. The hand is one tab stop: arrows move, Enter or Space selects. S draws from the stock, P takes the discard, M melds, L lays off, D discards, K knocks, U undoes, X declines, N goes on to the next deal."],
   ],
   ru: [
-    ["Как начать партию и сколько карт раздают?", "Выберите игру, число ботов и длину партии и нажмите «Раздать». Нок-рамми выбран заранее, так что можно сразу нажать «Раздать». В рамми вдвоём у каждого по 10 карт, втроём и вчетвером - по 7. Одна карта открывается и начинает сброс, остальные - колода."],
+    ["Как начать партию и сколько карт раздают?", "Нажмите «Раздать»: на первом экране - игра, в которую вы играли последней (в первый раз - Нок-рамми), против ботов. Чтобы выбрать другую игру, ботов или длину партии, сначала нажмите «Игра и настройки». В рамми вдвоём у каждого по 10 карт, втроём и вчетвером - по 7. Одна карта открывается и начинает сброс, остальные - колода."],
     ["Из чего состоит ход?", "Возьмите карту из колоды или верхнюю из сброса (нажмите на них). В нок-рамми выберите карту и нажмите «Сбросить» - или «Стук», чтобы закончить сдачу. В рамми выделите карты и нажмите «Выложить» или выберите карту и нажмите обведённую пунктиром комбинацию на столе, чтобы подложить; в конце сбросьте карту. До сброса «Отменить» возвращает выложенное в этот ход."],
     ["Какие карты можно выложить?", "Комбинация - от 3 карт. Сет - 3 или 4 карты одного достоинства, стрит - 3 и больше карт одной масти подряд. Туз младший: A-2-3 - стрит, а Q-K-A и K-A-2 - нет. Если комбинация не складывается, строка статуса скажет почему, например какой карты не хватает."],
     ["Как подкладывать карты к комбинациям?", "Выберите карту в руке - все комбинации, к которым она подходит, обведутся пунктиром. Нажмите нужную, и карта ляжет туда. Сет - до 4 карт, стрит - с любого края, но туз встаёт только под двойку, а над королём продолжения нет."],
     ["Когда стучать в нок-рамми?", "Когда угодно - но перебитый стучавший платит 10 сверху. Страница всё время показывает ваш остаток и переспрашивает, если стук рискованный (остаток 10 и больше или соперник брал из сброса карты, похожие на комбинации). Обычно лучше рано: в десяти сданных картах в среднем около 57 очков остатка, каждый ход ожидания даёт соперникам ещё один добор и шанс постучать первыми, а проигранный стук стоит всего 10. Стучите с рукой чуть лучше обычной; с плохой рукой ждите, и ждите дольше против игроков, которые не стучат, когда могут. У сильных игроков вдвоём большинство сдач кончается на первом-втором ходу."],
     ["Как считаются очки после сдачи?", "Нок-рамми: меньший остаток забирает разницы (про равенство, рум и штраф за стук - в правилах). Рамми: вышедший получает очки карт, оставшихся у соперников; выход разом удваивает очки. Дроби точные: 8½, 17/3."],
     ["Что будет, если закрыть страницу или пропадёт связь?", "Ничего не потеряется: каждый ход сохраняется в момент хода. Откройте страницу снова, и игра продолжится с того же места."],
+    ["Как выйти из игры или найти брошенную?", "Неоконченные игры этого браузера перечислены в разделе «Ваши игры» на первом экране: продолжите игру или бросьте её. За столом кнопка «Сдаться» - в верхней строке (на телефоне - в меню). В обоих случаях партия для вас заканчивается и засчитывается как проигрыш; за столом с друзьями ваше место займёт бот. Сервер держит лишь несколько неоконченных игр одного игрока: если об этом скажет кнопка «Раздать», доиграйте или бросьте одну из них."],
     ["Можно играть с клавиатуры?", "Да. Рука - одна остановка Tab: стрелки двигают выбор, Enter или пробел выделяют карту. S - взять из колоды, P - из сброса, M - выложить, L - подложить, D - сбросить, K - стук, U - отменить, X - отказаться, N - следующая сдача."],
   ],
 };

@@ -25,8 +25,50 @@ function hintsUsed(tableId) {
   }
 }
 
+function keep(games) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(games));
+  } catch (_) {
+    // not kept in private mode
+  }
+}
+
+/** Whether this browser gave up the match at this table (it is then no game of "Your games"). */
+export function resignedAt(tableId) {
+  return myGames().some((g) => g.id === tableId && g.resigned);
+}
+
+/**
+ * Keep a match this browser's seat resigned, once, as a loss: the match is
+ * over for this person (at a friends' table it goes on, a bot in the seat),
+ * so it counts as played and lost, with the points as they stood.
+ */
+export function recordResigned(tableId, state) {
+  const games = myGames().filter((g) => g.id !== tableId);
+  const match = state.match;
+  const seat = state.seat ?? 0;
+  games.push({
+    id: tableId,
+    preset: state.table.preset,
+    seat,
+    seats: state.table.seats,
+    finished: Date.now() / 1000,
+    started: state.table.created_at,
+    won: false,
+    resigned: true,
+    total: match.totals?.[seat] ?? "0",
+    totals: match.totals,
+    winners: match.over ? match.winners.filter((w) => w !== seat) : [],
+    deals: match.deals_played,
+    hints: hintsUsed(tableId),
+  });
+  keep(games);
+}
+
 /** Keep a match finished at this table (once), as this browser's seat saw it. */
 export function recordFinished(tableId, state) {
+  // The page's header drops its Resign for a match that is over.
+  document.dispatchEvent(new CustomEvent("pyrummy:match-over", { detail: { tableId } }));
   const games = myGames();
   if (state.seat === null || games.some((g) => g.id === tableId)) return;
   const match = state.match;
@@ -44,11 +86,7 @@ export function recordFinished(tableId, state) {
     deals: match.deals_played,
     hints: hintsUsed(tableId),
   });
-  try {
-    localStorage.setItem(KEY, JSON.stringify(games));
-  } catch (_) {
-    // not kept in private mode
-  }
+  keep(games);
 }
 
 function summary(games) {
@@ -112,7 +150,7 @@ export function myGamesTable(games) {
       h("td", {}, formatDate(g.finished, lang(), { compact: true })),
       h("td", {}, t(`game.${g.preset}`)),
       h("td", {}, g.winners.map((s) => seatText(g, s)).join(", ")),
-      h("td", {}, formatAmount(g.total, { sign: true })),
+      h("td", {}, formatAmount(g.total, { sign: true }), g.resigned ? h("span", { class: "resigned-mark" }, ` · ${t("stats.resigned")}`) : null),
       h("td", {}, h("a", { href: `#/replay/${g.id}` }, t("history.watch"))))))));
 }
 

@@ -116,9 +116,15 @@ export class TableView {
       getSeq: () => (this.seq >= 0 ? this.seq : null),
       onMessage: (message) => this.onMessage(message),
       onStatus: (online) => {
+        const back = online && !this.online;
         this.online = online;
         const badge = this.section.querySelector(".connection");
         if (badge) badge.hidden = online;
+        // An error said while the server could not be reached is over once it is back.
+        if (back && this.message && this.message.kind === "error") {
+          this.message = null;
+          this.render();
+        }
       },
     });
   }

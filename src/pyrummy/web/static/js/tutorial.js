@@ -49,15 +49,12 @@ export const WORDS = {
     done: "That is the whole game: draw, throw your worst card, knock when your deadwood is low. You can play this deal again from the lobby or the rules.",
     play: "Play Knock Rummy against a bot",
     lobby: "Back to the lobby",
-    banner: "New to Knock Rummy?",
-    bannerText: "Play one guided deal: a coach shows what to draw, what to throw and when to knock. About two minutes.",
-    start: "Start the guided deal",
-    noThanks: "No thanks",
+    offer: "New here? A guided deal (2 min)",
     again: "Guided deal (Knock Rummy)",
     laidAside: "face down",
   },
   ru: {
-    title: "Учебная сдача: Кнок-рамми",
+    title: "Учебная сдача: Нок-рамми",
     skip: "Пропустить учебную сдачу",
     step: "Шаг {n} из {m}",
     you: "Вы",
@@ -82,18 +79,15 @@ export const WORDS = {
     takeWrong: "A♣ в сбросе составляет A♣ 2♣ 3♣: возьмите его, а не карту из колоды вслепую.",
     knock: "A♣ 2♣ 3♣ — стрит: остаток {afterTake}, лишние только Q♠ и 4♦. Теперь постучите: отдайте Q♠ рубашкой вверх. Сдача сразу кончается, обе руки открываются, и у кого остаток меньше, тот получает разницу. Выберите Q♠ и нажмите «Постучать».",
     knockWrong: "Стучите дамой пик (10 очков), тогда в остатке будет только 4♦ (4 очка): выберите Q♠ и нажмите «Постучать».",
-    show: "Вскрытие: ваш остаток {afterKnock}, у бота {bot}. Вы постучали, и остаток у вас меньше всех, поэтому бот платит вам разницу: {bot} − {afterKnock} = {payment}. Будь у бота меньше, чем у вас, разницу и ещё 10 получил бы он; а кто стучит с нулевым остатком (рамми), получает ещё 25.",
+    show: "Вскрытие: ваш остаток {afterKnock}, у бота {bot}. Вы постучали, и остаток у вас меньше всех, поэтому бот платит вам разницу: {bot} − {afterKnock} = {payment}. Будь у бота меньше, чем у вас, разницу и ещё 10 получил бы он; а кто стучит с нулевым остатком (рум), получает ещё 25.",
     showYou: "Вы постучали: остаток {n}",
     showBot: "Бот: остаток {n}",
     result: "Бот платит вам {n}",
     done: "Вот и вся игра: берёте карту, сбрасываете худшую, стучите, когда остаток мал. Эту сдачу можно сыграть ещё раз из лобби или из правил.",
-    play: "Сыграть в Кнок-рамми с ботом",
+    play: "Сыграть в Нок-рамми с ботом",
     lobby: "Вернуться в лобби",
-    banner: "Впервые играете в Кнок-рамми?",
-    bannerText: "Сыграйте одну учебную сдачу: подсказки покажут, что брать, что сбрасывать и когда стучать. Минуты две.",
-    start: "Начать учебную сдачу",
-    noThanks: "Нет, спасибо",
-    again: "Учебная сдача (Кнок-рамми)",
+    offer: "Впервые? Учебная сдача (2 мин)",
+    again: "Учебная сдача (Нок-рамми)",
     laidAside: "рубашкой вверх",
   },
 };
@@ -343,19 +337,15 @@ export class TutorialView {
   }
 }
 
-/** The lobby's offer: a banner before the guided deal was seen, a plain link after. */
-export function tutorialOffer() {
-  if (tutorialSeen()) {
-    return h("p", { class: "tutorial-link" }, h("a", { href: "#/learn", id: "tutorial-again" }, say("again")));
-  }
-  const banner = h("section", { class: "resume-banner tutorial-banner", id: "tutorial-banner", "aria-labelledby": "tutorial-banner-title" },
-    h("div", {}, h("h2", { id: "tutorial-banner-title" }, say("banner")), h("p", {}, say("bannerText"))),
-    h("div", { class: "dialog-buttons" },
-      h("a", { class: "primary big button-link", href: "#/learn", id: "tutorial-start" }, say("start")),
-      h("button", { type: "button", class: "small-button", id: "tutorial-no", onclick: () => {
-        markTutorial("skipped");
-        banner.replaceWith(tutorialOffer());
-      } }, say("noThanks"))));
-  return banner;
+/**
+ * The lobby's offer of the guided deal, a link beside the Deal button (never
+ * above it): worded as an offer on a first visit, as a plain link once the
+ * guided deal was seen or skipped, and gone once this browser has finished a
+ * match (the Knock Rummy rules keep their link to it).
+ */
+export function tutorialOffer({ played = false } = {}) {
+  if (played) return null;
+  if (tutorialSeen()) return h("a", { href: "#/learn", id: "tutorial-again", class: "side-link" }, say("again"));
+  return h("a", { href: "#/learn", id: "tutorial-start", class: "side-link offer" }, say("offer"));
 }
 
