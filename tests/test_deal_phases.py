@@ -100,6 +100,7 @@ def test_declining_does_what_the_family_says() -> None:
     rotham = new_deal(rules, 3, seed=3)
     rotham.apply(next(a for a in rotham.legal_actions() if a.kind is ActionKind.DISCARD))
     seat = rotham.current_seat
+    assert seat is not None
     pile = list(rotham._pile)
     rotham._stock.clear()
     rotham._legal = None

@@ -267,7 +267,7 @@ class Match:
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` to the current deal; a finished deal is settled at once.
 
-        ``seat``, if given, must be the seat to play (as in :meth:`Deal.apply`).
+        ``seat``, if given, must be the seat to play (as in :meth:`Deal.apply <pyrummy.core.deal.Deal.apply>`).
         Raises :class:`IllegalActionError` (nothing changes) when the match is
         over or the deal refuses the action.
         """

@@ -24,6 +24,7 @@ __all__ = [
     "GAME_HEADERS",
     "RecordedDeal",
     "RecordedMatch",
+    "Winners",
     "deal_record",
     "format_points",
     "match_record",
@@ -60,6 +61,8 @@ class RecordedDeal(Protocol):
 
 
 class Winners(Protocol):
+    """The standings of a finished match, as far as its record shows them."""
+
     @property
     def winners(self) -> tuple[int, ...]: ...
 

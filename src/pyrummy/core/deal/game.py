@@ -1,9 +1,10 @@
 """One deal of any preset as an explicit state machine (docs/rules/).
 
-A :class:`Deal` is in one :class:`~pyrummy.core.phases.Phase` at a time;
-:meth:`Deal.legal_actions` lists what the seat to play may do (sorted by the
-integer encoding of :mod:`pyrummy.core.actions`, no repeats) and
-:meth:`Deal.apply` does one of them, or raises
+A :class:`~pyrummy.core.deal.Deal` is in one :class:`~pyrummy.core.phases.Phase`
+at a time; :meth:`Deal.legal_actions <pyrummy.core.deal.Deal.legal_actions>`
+lists what the seat to play may do (sorted by the integer encoding of
+:mod:`pyrummy.core.actions`, no repeats) and
+:meth:`Deal.apply <pyrummy.core.deal.Deal.apply>` does one of them, or raises
 :class:`~pyrummy.core.errors.IllegalActionError` with the reason and changes
 nothing.
 
@@ -113,7 +114,8 @@ from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import Settlement
 from pyrummy.core.table import TableMeld
 
-__all__ = ["Deal", "as_rules", "illegal"]
+# Deal is public in pyrummy.core.deal (documented there).
+__all__ = ["as_rules", "illegal"]
 
 
 def as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> Rules:

@@ -53,9 +53,11 @@ class FamilyPolicy:
     name: ClassVar[str]
     #: The phase after the draw: discard (or knock), or meld (table play).
     play_phase: ClassVar[Phase] = Phase.DISCARD
-    #: How a deal nobody went out of is settled (see :data:`NobodyOut`).
+    #: How a deal nobody went out of is settled
+    #: (see :data:`~pyrummy.core.families.base.NobodyOut`).
     nobody_out: ClassVar[NobodyOut]
-    #: How a knock is scored (see :data:`Showdown`); None: the family has no knock.
+    #: How a knock is scored (see :data:`~pyrummy.core.families.base.Showdown`);
+    #: None: the family has no knock.
     showdown: ClassVar[Showdown | None] = None
     #: Knocking is an action of this family (its action space numbers knocks).
     knocks: ClassVar[bool] = True
@@ -103,7 +105,8 @@ class FamilyPolicy:
         return None
 
     def on_decline(self, rules: Rules) -> DeclineEffect:
-        """What declining the discard at an empty stock does (see :data:`DeclineEffect`)."""
+        """What declining the discard at an empty stock does
+        (see :data:`~pyrummy.core.families.base.DeclineEffect`)."""
         return "end"
 
     def refills_at_turn_start(self, rules: Rules) -> bool:
