@@ -111,6 +111,16 @@ from pyrummy.core.record_writer import (
 )
 from pyrummy.core.rules import Rules, find_rules, parse_options
 
+__all__ = [
+    "FREE_HEADERS",
+    "GAME_HEADERS",
+    "GameRecord",
+    "emit_record",
+    "format_points",
+    "parse_record",
+    "read_record",
+]
+
 _HEADER_LINE: Final = re.compile(r'\[([A-Za-z]+)\s+"((?:[^"\\]|\\.)*)"\]')
 _ACTION_LINE: Final = re.compile(r"(\d+)\s*:\s*(\S.*)")
 _DEAL_LINE: Final = re.compile(r"Deal\s+(\d+)")

@@ -134,10 +134,16 @@ def illegal(key: str, **params: str) -> IllegalActionError:
 class Deal(DealState):
     """One deal: the full state, legal actions and their effects.
 
+    A deal is its :class:`~pyrummy.core.deal.state.DealState` plus the
+    dispatch: each step goes to the module of its phase
+    (:mod:`~pyrummy.core.deal.draw`, :mod:`~pyrummy.core.deal.discard`,
+    :mod:`~pyrummy.core.deal.table_play`, :mod:`~pyrummy.core.deal.undo`),
+    which lists it, refuses it or applies it.
+
     Full state is open here (:meth:`hands`, :attr:`deck`) for tests, replay
     and the table manager; a seat sees only :meth:`observe`. The fields are
-    declared once in :class:`~pyrummy.core.deal.state.DealState`; copies
-    (:meth:`clone`) and pickles follow that declaration.
+    declared once in the state; copies (:meth:`clone`) and pickles follow
+    that declaration.
     """
 
     __slots__ = ()
