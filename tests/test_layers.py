@@ -1,4 +1,4 @@
-"""The core's one-way imports: the upward conveniences still work."""
+"""The core's one-way imports: a deal observes and records itself without any registration."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pyrummy.core.record import emit_record, parse_record
 from pyrummy.core.sampling import sample_deal
 
 
-def test_deal_views_are_the_upper_modules_functions() -> None:
+def test_a_deals_views_are_the_modules_functions() -> None:
     deal = new_deal("gin", 2, seed=5)
     deal.apply("draw stock")
     assert deal.observe(0) == Observation.of(deal, 0)
@@ -26,8 +26,8 @@ def test_deal_views_are_the_upper_modules_functions() -> None:
 
 
 def test_a_fresh_process_importing_only_the_deal_module_can_observe_and_record() -> None:
-    # Importing pyrummy.core.deal imports the pyrummy package first, which
-    # imports observation and record: the views are filled before any deal.
+    # The deal calls its view and record writer directly: nothing has to be
+    # imported first for them to work.
     script = (
         "from pyrummy.core.deal import new_deal\n"
         "deal = new_deal('knock', 2, seed=1)\n"

@@ -24,6 +24,7 @@ from pyrummy.cli.arguments import add_rules_arguments, rules_of
 from pyrummy.cli.format import arrangement_table, cards_text, net_line, show, transfer_lines
 from pyrummy.core.cards import Card
 from pyrummy.core.errors import RulesError
+from pyrummy.core.families import family_of
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement, SettlementError, settle
 
@@ -50,7 +51,7 @@ def register(subparsers: Any) -> None:
 def knocker_of(text: str | None, rules: Rules) -> int | None:
     """The ``--knocker`` value: a seat number, ``none``, or absent (block only)."""
     if text is None:
-        if rules.family == "melding":
+        if family_of(rules).showdown is None:  # no knock: nothing to name
             return None
         raise SettlementError(
             f"--knocker is required for {rules.name}: a seat number from 0, or none"
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
 def report(result: Settlement, rules: Rules) -> list[Text | str | Any]:
     """The settlement for people: hands, lay-offs, transfers, net."""
-    whole_hands = rules.family == "melding"
+    whole_hands = family_of(rules).whole_hands
     rows = []
     for seat, hand in enumerate(result.hands):
         label = f"{seat} (knocker)" if seat == result.knocker else str(seat)

@@ -40,6 +40,7 @@ from typing import Final
 
 from pyrummy.core.cards import ALL_CARDS, JOKERS, N_STANDARD, Card, parse_card
 from pyrummy.core.errors import CardNotationError, IllegalActionError, RummyError
+from pyrummy.core.families import FAMILIES
 from pyrummy.core.melds import InvalidMeldError, MeldKind, check_meld
 from pyrummy.core.messages import Message, render
 from pyrummy.core.patterns import (
@@ -371,9 +372,13 @@ class ActionSpace:
     """
 
     def __init__(self, family: Family, ace: AceRule, jokers: int) -> None:
+        policy = FAMILIES[family]
         self.family = family
         self.ace = ace
         self.jokers = jokers
+        #: The family's knocks and table play are numbered (its policy says which).
+        self.knocks = policy.knocks
+        self.table_play = policy.table_play
         self.cards = N_STANDARD + jokers
         self.discard_base = 4
         next_base = self.discard_base + self.cards
@@ -384,10 +389,10 @@ class ActionSpace:
         # id of each canonical meld action -> its number; safe because
         # self._melds keeps those actions alive as long as the space.
         self._meld_by_id: dict[int, int] = {}
-        if family != "melding":
+        if self.knocks:
             next_base += self.cards
             self.meld_base = next_base
-        else:
+        if self.table_play:
             for cards in _plain_melds(ace):
                 self._add_meld(cards)
             if jokers:
@@ -395,10 +400,10 @@ class ActionSpace:
                     self._add_meld(cards, run)
             next_base += len(self._melds)
         self.layoff_base = next_base
-        if family == "melding":
+        if self.table_play:
             next_base += self.cards * MAX_TABLE_MELDS
         self.swap_base = next_base
-        if family == "melding" and jokers:
+        if self.table_play and jokers:
             next_base += N_STANDARD * MAX_TABLE_MELDS
         self.size = next_base
 
@@ -439,10 +444,10 @@ class ActionSpace:
         if kind is _DISCARD:
             return self.discard_base + self._card_number(action)
         if kind is _KNOCK:
-            if self.family == "melding":
+            if not self.knocks:
                 raise self._outside(action, "there is no knock in a melding game")
             return self.knock_base + self._card_number(action)
-        if self.family != "melding":
+        if not self.table_play:
             raise self._outside(action, f"there is no {kind.word} in a knock game")
         if kind is _MELD:
             # A canonical meld (as legal actions list them) is known by identity.
@@ -472,7 +477,7 @@ class ActionSpace:
             return (DRAW_STOCK, DRAW_DISCARD, DECLINE, UNDO)[number]
         if number < self.discard_base + self.cards:
             return DISCARDS[number - self.discard_base]
-        if self.family != "melding":
+        if number < self.meld_base:
             return KNOCKS[number - self.knock_base]
         if number < self.layoff_base:
             return self._melds[number - self.meld_base]

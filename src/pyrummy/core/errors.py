@@ -6,10 +6,25 @@ message, so callers may catch ``ValueError`` broadly or one kind precisely.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
-if TYPE_CHECKING:  # messages imports this module; the type is only named here
-    from pyrummy.core.messages import Message
+
+class Reason(Protocol):
+    """Why an action was refused, as a catalogue entry that renders in any language.
+
+    :class:`pyrummy.core.messages.Message` is the one kind there is; errors
+    name it by what it offers, as the catalogue sits above this module
+    (it renders cards, whose errors are declared here).
+    """
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def params(self) -> Mapping[str, object]: ...
+
+    def render(self, lang: str = "en") -> str: ...
 
 
 class RummyError(ValueError):
@@ -36,7 +51,7 @@ class IllegalActionError(RummyError):
     language), or None when only the English text is known.
     """
 
-    def __init__(self, message: str, reason: Message | None = None) -> None:
+    def __init__(self, message: str, reason: Reason | None = None) -> None:
         super().__init__(message)
         self.reason = reason
 
@@ -52,9 +67,7 @@ class StoredActionError(IllegalActionError):
     stay applied.
     """
 
-    def __init__(
-        self, index: int, action: str, refusal: str, reason: Message | None = None
-    ) -> None:
+    def __init__(self, index: int, action: str, refusal: str, reason: Reason | None = None) -> None:
         super().__init__(f"stored action {index} ({action!r}): {refusal}", reason)
         self.index = index
         self.action = action

@@ -50,10 +50,10 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import Final
 
 from pyrummy.core.actions import Action
 from pyrummy.core.cards import Card
@@ -65,12 +65,12 @@ from pyrummy.core.errors import (
     SetupError,
     StoredActionError,
 )
+from pyrummy.core.families import family_of
 from pyrummy.core.ledger import Ledger
+from pyrummy.core.observation import Observation
+from pyrummy.core.record_writer import match_record
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import derive_seed
-
-if TYPE_CHECKING:
-    from pyrummy.core.observation import Observation
 
 #: Characters a player name may not hold: the record's ``Names`` header lists
 #: the names separated by commas inside one quoted value.
@@ -132,7 +132,7 @@ def check_ending(rules: Rules) -> None:
     """
     if match_end_of(rules) != "penalty_limit":
         return
-    if rules.family == "gin" or (rules.family == "melding" and rules.scoring == "winner_collects"):
+    if not family_of(rules).scores_can_fall(rules):
         raise RulesError(
             "match_end=penalty_limit needs scores that can fall "
             "(knock rules, scoring=penalty or pay_per_point)"
@@ -178,28 +178,6 @@ def check_names(names: Sequence[str] | None, players: int) -> tuple[str, ...]:
                 "brackets, tabs or line breaks"
             )
     return result
-
-
-class MatchViews:
-    """The views of a match that the layers above it define (as
-    :class:`~pyrummy.core.deal.DealViews` for a deal): :meth:`Match.record`
-    calls ``record``, which :mod:`pyrummy.core.record` sets when imported
-    (``pyrummy/__init__.py`` imports it). The canonical function is
-    :func:`pyrummy.core.record.emit_record`.
-    """
-
-    __slots__ = ("record",)
-
-    def __init__(self) -> None:
-        self.record: Callable[[Match, bool | None], str] = _record_missing
-
-
-def _record_missing(*_: object) -> NoReturn:
-    raise RummyError("pyrummy.core.record is not imported")
-
-
-#: Filled by pyrummy.core.record on import.
-MATCH_VIEWS: Final = MatchViews()
 
 
 class Match:
@@ -289,7 +267,7 @@ class Match:
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` to the current deal; a finished deal is settled at once.
 
-        ``seat``, if given, must be the seat to play (as in :meth:`Deal.apply`).
+        ``seat``, if given, must be the seat to play (as in :meth:`Deal.apply <pyrummy.core.deal.Deal.apply>`).
         Raises :class:`IllegalActionError` (nothing changes) when the match is
         over or the deal refuses the action.
         """
@@ -380,7 +358,7 @@ class Match:
 
     def record(self, *, seed: bool | None = None) -> str:
         """The text record of the match (see :mod:`pyrummy.core.record`)."""
-        return MATCH_VIEWS.record(self, seed)
+        return match_record(self, seed=seed)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"deal {self.deal_number}"

@@ -1,7 +1,7 @@
 """What one seat may know of a deal.
 
 An :class:`Observation` is built for one seat (or ``None``, a spectator) by
-:meth:`pyrummy.core.deal.Deal.observe`. It holds the seat's own hand and
+:meth:`pyrummy.core.deal.Deal.observe` (:mod:`pyrummy.core.deal.views`). It holds the seat's own hand and
 every public fact, never another hand's hidden cards, the stock order (unless
 the stock is the discard pile turned over unshuffled, which everybody saw),
 the knock card before the deal is over, or the deal's random state.
@@ -24,15 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Final
+from typing import Final, Protocol
 
 from pyrummy.core.actions import Action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet
-from pyrummy.core.deal import DEAL_VIEWS, Deal, PublicUndo, TableMeld
-from pyrummy.core.errors import RummyError
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
+from pyrummy.core.table import PublicUndo, TableMeld
 
 _CARD_NAMES: Final = tuple(str(card) for card in ALL_CARDS)
 
@@ -43,8 +42,11 @@ def _option_text(rules: Rules) -> str:
     return rules.option_text()
 
 
-def _cards(mask: int) -> tuple[Card, ...]:
-    return tuple(CardSet(mask)) if mask else ()
+class Observable(Protocol):
+    """What a view is taken of: a :class:`~pyrummy.core.deal.Deal` (or a
+    match, for its current deal)."""
+
+    def observe(self, seat: int | None) -> Observation: ...
 
 
 @dataclass(frozen=True)
@@ -129,66 +131,10 @@ class Observation:
     scores: tuple[Fraction, ...] | None = None
 
     @classmethod
-    def of(cls, deal: Deal, seat: int | None) -> Observation:
-        """Build ``seat``'s view of ``deal`` (reads the deal's private state)."""
-        if seat is not None and (
-            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < deal.players
-        ):
-            raise RummyError(f"seat must be 0-{deal.players - 1} or None, not {seat!r}")
-        over = deal.is_over
-        to_play = deal.current_seat
-        own = deal._hands[seat] if seat is not None else 0
-        taken = deal._taken if to_play is not None else None
-        cards = ALL_CARDS.__getitem__
-        fields = {
-            "seat": seat,
-            "rules": deal.rules,
-            "players": deal.players,
-            "dealer": deal.dealer,
-            "deal_number": deal.deal_number,
-            "phase": deal.phase,
-            "current_seat": to_play,
-            "turn": deal.turn,
-            "hand": CardSet(own),
-            "hand_sizes": tuple(mask.bit_count() for mask in deal._hands),
-            "stock_count": len(deal._stock),
-            "discard_pile": tuple(map(cards, deal._pile)),
-            "table": tuple(deal._table),
-            "taken_discards": tuple(_cards(mask) for mask in deal._taken_held),
-            "known_cards": tuple(CardSet(mask) for mask in deal._public),
-            "drawn_card": (
-                cards(deal._drawn)
-                if deal._drawn is not None and seat is not None and seat == to_play
-                else None
-            ),
-            "taken_discard": None if taken is None else cards(taken),
-            "melded": tuple(
-                before or (deal._played_turn and other == to_play)
-                for other, before in enumerate(deal._played)
-            ),
-            "exhaustions": deal._exhaustions,
-            "public_stock": deal.stock if deal._stock_public else None,
-            "recycled_stock": deal._stock_recycled,
-            "history": tuple(deal.history),
-            "legal_actions": (
-                tuple(deal.legal_actions()) if seat is not None and seat == to_play else ()
-            ),
-            "is_over": over,
-            "revealed_hands": tuple(CardSet(m) for m in deal._hands) if over else None,
-            "knock_card": deal.knock_card if over else None,
-            "settlement": deal.settlement if over else None,
-            "melds_this_turn": deal._melds_turn,
-            "undos_this_turn": deal._undos_turn,
-            "undo_entries": deal._public_undo(),
-            "end_reason": deal.end_reason,
-            "scores": None,
-        }
-        # Every field is set here, so the frozen dataclass's __init__ (one
-        # object.__setattr__ per field: a third of the time of a view that
-        # bots build at every step of their rollouts) is skipped.
-        view = object.__new__(cls)
-        view.__dict__.update(fields)
-        return view
+    def of(cls, deal: Observable, seat: int | None) -> Observation:
+        """``seat``'s view of ``deal``: the same as ``deal.observe(seat)``
+        (:mod:`pyrummy.core.deal.views` builds it)."""
+        return deal.observe(seat)
 
     def to_dict(self) -> dict[str, object]:
         """The JSON-able form (shape in the class docstring)."""
@@ -250,6 +196,4 @@ class Observation:
         return CardSet(((1 << self.rules.deck_size) - 1) & ~known)
 
 
-DEAL_VIEWS.observe = Observation.of
-
-__all__ = ["Observation", "PublicUndo", "TableMeld"]
+__all__ = ["Observable", "Observation", "PublicUndo", "TableMeld"]

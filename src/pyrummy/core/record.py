@@ -93,21 +93,33 @@ pyrummy.core.errors.RecordError: line 3: knock is for 2-5 players, not 9
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
 from pyrummy.core.cards import Card, parse_card_list
-from pyrummy.core.deal import DEAL_VIEWS, Deal, arrange_deck, new_deal
+from pyrummy.core.deal import Deal, arrange_deck, new_deal
 from pyrummy.core.errors import RecordError, RummyError, StoredActionError
-from pyrummy.core.match import MATCH_VIEWS, Match, check_ending, check_names, replay_actions
+from pyrummy.core.match import Match, check_ending, check_names, replay_actions
+from pyrummy.core.record_writer import (
+    FREE_HEADERS,
+    GAME_HEADERS,
+    deal_record,
+    format_points,
+    match_record,
+)
 from pyrummy.core.rules import Rules, find_rules, parse_options
 
-#: Headers that describe the game, in the order they are written.
-GAME_HEADERS: Final = ("Game", "Rules", "Options", "Players", "Names", "Seed", "FirstDealer")
-#: Headers kept as they are and ignored by the game, in the order they are written.
-FREE_HEADERS: Final = ("Event", "Site", "Date", "Round", "Time", "Annotator")
+__all__ = [
+    "FREE_HEADERS",
+    "GAME_HEADERS",
+    "GameRecord",
+    "emit_record",
+    "format_points",
+    "parse_record",
+    "read_record",
+]
 
 _HEADER_LINE: Final = re.compile(r'\[([A-Za-z]+)\s+"((?:[^"\\]|\\.)*)"\]')
 _ACTION_LINE: Final = re.compile(r"(\d+)\s*:\s*(\S.*)")
@@ -129,19 +141,6 @@ class GameRecord:
 # -- writing ------------------------------------------------------------------
 
 
-def format_points(value: Fraction) -> str:
-    """Points with a sign (``0`` without): ``+12``, ``-17/2``.
-
-    >>> format_points(Fraction(-17, 2)), format_points(Fraction(0)), format_points(Fraction(25))
-    ('-17/2', '0', '+25')
-    """
-    return str(value) if value <= 0 else f"+{value}"
-
-
-def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def _unquote(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
@@ -156,66 +155,14 @@ def emit_record(
 
     ``headers`` adds free headers (``Date``, ``Event``, ...). ``seed``: write
     the ``Seed`` header always (True), never (False), or once the game is
-    over (None, the default).
+    over (None, the default). :mod:`pyrummy.core.record_writer` writes it.
     """
-    extra = dict(headers or {})
-    for name, value in extra.items():
-        if name not in FREE_HEADERS:
-            raise RecordError(
-                f"unknown header {name!r}; free headers are {', '.join(FREE_HEADERS)}"
-            )
-        if not isinstance(value, str) or "\n" in value or "\r" in value:
-            raise RecordError(f"header {name}: the value must be one line of text")
-    is_match = isinstance(game, Match)
-    rules = game.rules
-    lines = [f"[Game {_quote('match' if is_match else 'deal')}]", f"[Rules {_quote(rules.name)}]"]
-    if rules.option_text():
-        lines.append(f"[Options {_quote(rules.option_text())}]")
-    lines.append(f"[Players {_quote(str(game.players))}]")
     if isinstance(game, Match):
-        lines.append(f"[Names {_quote(', '.join(game.names))}]")
-    game_seed = game.seed if isinstance(game, Match) else _seed_of(game)
-    if isinstance(game, Match) and any(deal.seed is None for deal in game.deals):
-        game_seed = None  # a deal set up from given hands: the seed does not deal it
-    if game_seed is not None and (seed or (seed is None and game.is_over)):
-        lines.append(f"[Seed {_quote(str(game_seed))}]")
-    if isinstance(game, Match):
-        lines.append(f"[FirstDealer {_quote(str(game.first_dealer))}]")
-    for name in FREE_HEADERS:
-        if name in extra:
-            lines.append(f"[{name} {_quote(extra[name])}]")
-    deals = game.deals if isinstance(game, Match) else [game]
-    if any(not deal.deck for deal in deals):
-        raise RecordError("a sampled deal has no record: its deck order is not known")
-    for deal in deals:
-        lines.append("")
-        lines.extend(_deal_lines(deal))
-    if isinstance(game, Match) and game.is_over:
-        lines.append("")
-        lines.append("Totals: " + " ".join(format_points(t) for t in game.totals))
-        lines.append("Winners: " + " ".join(str(s) for s in game.standings.winners))
-    return "\n".join(lines) + "\n"
-
-
-def _deal_lines(deal: Deal) -> Iterator[str]:
-    yield f"Deal {deal.deal_number}"
-    yield f"Dealer: {deal.dealer}"
-    yield "Deck: " + " ".join(str(card) for card in deal.deck)
-    for seat, action in deal.history:
-        yield f"{seat}: {action}"
-    settlement = deal.settlement
-    if settlement is not None:
-        yield f"Outcome: {settlement.outcome}"
-        yield "Net: " + " ".join(format_points(n) for n in settlement.net)
+        return match_record(game, headers, seed=seed)
+    return deal_record(game, headers, seed=seed)
 
 
 # -- what the record needs of a deal ----------------------------------------------
-
-
-def _seed_of(deal: Deal) -> int | None:
-    # A deal may be seeded with text (simulations); the Seed header holds numbers only.
-    seed: object = deal.seed
-    return seed if isinstance(seed, int) else None
 
 
 def _deal_from_deck(
@@ -564,17 +511,3 @@ def _match_for_replay(
     rules: Rules, players: int, first_dealer: int, names: tuple[str, ...], seed: int | None
 ) -> Match:
     return Match(rules, players, first_dealer, names, seed)
-
-
-def _record_of_deal(deal: Deal) -> str:
-    if not deal.deck:
-        raise RummyError("a sampled deal has no record: its deck is not known")
-    return emit_record(deal)
-
-
-def _record_of_match(match: Match, seed: bool | None) -> str:
-    return emit_record(match, seed=seed)
-
-
-DEAL_VIEWS.record = _record_of_deal
-MATCH_VIEWS.record = _record_of_match

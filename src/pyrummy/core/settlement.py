@@ -47,13 +47,15 @@ Fraction(25, 1)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Final
 
 from pyrummy.core.cards import N_STANDARD, Card, CardSet, CardsLike, parse_card, to_cardset
 from pyrummy.core.errors import CardNotationError, DuplicateCardError, RummyError
+from pyrummy.core.families import Showdown, family_of
 from pyrummy.core.ledger import Ledger, Transfer, TransferReason
 from pyrummy.core.melds import Meld, check_meld, extend_meld
 from pyrummy.core.rules import Rules, find_rules
@@ -479,6 +481,13 @@ def _settle_gin(hands: tuple[CardSet, ...], knocker: int, rules: Rules) -> Settl
 # the lowest hand collects (a deal nobody went out of, 004; pay-per-point too)
 
 
+#: How a knock is scored, by :attr:`FamilyPolicy.showdown <pyrummy.core.families.FamilyPolicy.showdown>`.
+_SHOWDOWNS: Final[dict[Showdown, Callable[[tuple[CardSet, ...], int, Rules], Settlement]]] = {
+    "knock": _settle_knock,
+    "gin": _settle_gin,
+}
+
+
 def _lowest_collects(
     hands: tuple[CardSet, ...], rules: Rules, moved: bool
 ) -> tuple[list[Arrangement], list[Transfer], tuple[int, ...]]:
@@ -519,17 +528,17 @@ def settle(hands: HandsLike, knocker: int | None, rules: Rules | str = "knock") 
     """
     rules = find_rules(rules)
     cards = read_hands(hands, rules)
-    if rules.family == "melding":
-        if knocker is not None:
-            raise SettlementError(f"{rules.name} has no knocker; settle with knocker=None")
-        return settle_no_winner(cards, rules)
+    policy = family_of(rules)
     if knocker is not None:
+        if policy.showdown is None:
+            raise SettlementError(f"{rules.name} has no knocker; settle with knocker=None")
         knocker = _check_seat(knocker, len(cards), "knocker")
-    if rules.family == "gin":
-        if knocker is None:
-            return settle_draw(cards, rules)
-        return _settle_gin(cards, knocker, rules)
-    return _settle_knock(cards, knocker, rules)
+        return _SHOWDOWNS[policy.showdown](cards, knocker, rules)
+    if policy.nobody_out == "no_winner":
+        return settle_no_winner(cards, rules)
+    if policy.nobody_out == "draw":
+        return settle_draw(cards, rules)
+    return _settle_knock(cards, None, rules)  # "showdown": every hand shown, no knocker
 
 
 def settle_draw(hands: HandsLike, rules: Rules | str = "gin") -> Settlement:

@@ -66,6 +66,7 @@ import numpy.typing as npt
 from pyrummy.core.actions import Action, ActionKind, action_space
 from pyrummy.core.cards import N_CARDS
 from pyrummy.core.deal import Deal
+from pyrummy.core.families import family_of
 from pyrummy.core.observation import Observation
 from pyrummy.core.phases import Phase
 from pyrummy.core.rules import Rules, find_rules
@@ -206,7 +207,7 @@ def action_mask(observation: Observation, legal_actions: Sequence[Action]) -> Ma
 
 def moves_points(rules: Rules) -> bool:
     """True when the preset's settlement moves points between players (zero-sum nets)."""
-    return rules.family == "knock" or rules.scoring == "pay_per_point"
+    return family_of(rules).moves_points(rules)
 
 
 def deal_rewards(settlement: Settlement, rules: Rules | str) -> tuple[float, ...]:

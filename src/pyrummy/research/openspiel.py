@@ -57,6 +57,7 @@ import pyspiel
 from pyrummy.core.actions import ActionKind, ActionSpace, action_space
 from pyrummy.core.cards import ALL_CARDS, CardSet
 from pyrummy.core.deal import Deal
+from pyrummy.core.families import family_of
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import PRESETS, Rules, find_rules
 from pyrummy.core.sampling import sample_deal
@@ -98,10 +99,7 @@ def max_game_length(rules: Rules, players: int) -> int:
     draw, at most one meld, lay-off or joker exchange (at most 3 exchanges
     between two cards leaving the hand) per card, and a discard.
     """
-    if rules.family != "melding":
-        return rules.turn_cap * 2
-    cards = rules.hand_size(players) + 1 + int(rules.starter_extra_card)
-    return rules.turn_cap * (2 + 4 * cards)
+    return rules.turn_cap * family_of(rules).max_actions_per_turn(rules, players)
 
 
 class DealBox:

@@ -21,6 +21,7 @@ from rich.text import Text
 from pyrummy.cli.play.commands import best_knock
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.cards import Card, CardSet, Suit
+from pyrummy.core.families import family_of
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
@@ -167,7 +168,7 @@ def state_view(
     parts: list[RenderableType] = []
     if not compact:
         parts += _players_and_piles(obs, names)
-    if rules.family == "melding":
+    if family_of(rules).table_play:
         if obs.table:
             parts.append(Text(" Table melds", style="bold"))
             parts.append(table_melds_view(obs, names))
@@ -369,7 +370,7 @@ def showdown_view(
     table.add_column("player")
     if with_melds:
         table.add_column("melds")
-    table.add_column("cards left" if rules.family == "melding" else "deadwood cards")
+    table.add_column("cards left" if family_of(rules).whole_hands else "deadwood cards")
     table.add_column("count", justify="right")
     table.add_column("net", justify="right")
     for seat, hand in enumerate(settlement.hands):
@@ -433,9 +434,10 @@ def help_view(rules: Rules) -> Text:
         ("n", "decline the discard (stock empty)", "decline"),
         ("3 / 7h", "discard card number 3 of your hand, or the 7♥", "discard 7H"),
     ]
-    if rules.family != "melding":
+    policy = family_of(rules)
+    if policy.knocks:
         rows.append(("k 7h / k 3 / k", "knock with that card (k: the best card)", "knock 7H"))
-    else:
+    if policy.table_play:
         rows += [
             ("m 7h 8h 9h / m 1 2 3", "meld those cards (m alone lists melds)", "meld 7H 8H 9H"),
             ("l 9h 2 / l 9h", "lay off 9♥ on table meld 2 (l alone lists)", "layoff 9H 2"),

@@ -28,8 +28,7 @@ from pyrummy.core.errors import (
 )
 from pyrummy.core.rules import Rules
 
-# HandsLike, arrange_deck and new_deal are public in pyrummy.core.deal.
-__all__: list[str] = []
+__all__ = ["HandsLike", "arrange_deck", "new_deal"]
 
 _SETUP_SPLIT: Final = re.compile(r"[\s,;]+")
 

@@ -1,20 +1,26 @@
 """One deal of any preset as an explicit state machine (docs/rules/).
 
-A :class:`Deal` is in one :class:`~pyrummy.core.phases.Phase` at a time;
-:meth:`Deal.legal_actions` lists what the seat to play may do (sorted by the
-integer encoding of :mod:`pyrummy.core.actions`, no repeats) and
-:meth:`Deal.apply` does one of them, or raises
+A :class:`~pyrummy.core.deal.Deal` is in one :class:`~pyrummy.core.phases.Phase`
+at a time; :meth:`Deal.legal_actions <pyrummy.core.deal.Deal.legal_actions>`
+lists what the seat to play may do (sorted by the integer encoding of
+:mod:`pyrummy.core.actions`, no repeats) and
+:meth:`Deal.apply <pyrummy.core.deal.Deal.apply>` does one of them, or raises
 :class:`~pyrummy.core.errors.IllegalActionError` with the reason and changes
 nothing.
 
-The package is split by job: :mod:`~pyrummy.core.deal.state` declares the
-fields, :mod:`~pyrummy.core.deal.legal` lists the legal actions phase by
-phase, :mod:`~pyrummy.core.deal.transitions` applies them,
-:mod:`~pyrummy.core.deal.refusals` explains refusals,
-:mod:`~pyrummy.core.deal.families` holds what the game families do
-differently, :mod:`~pyrummy.core.deal.meld_search` finds melds as numbers
-and masks, and :mod:`~pyrummy.core.deal.dealing` deals (``deck[0]`` first,
-docs/rules/common.md §5).
+:class:`Deal` holds the state (:class:`~pyrummy.core.deal.state.DealState`)
+and hands each step to the phase it belongs to, whose module keeps its
+legal actions, its refusal reasons and its transitions side by side:
+:mod:`~pyrummy.core.deal.draw` (draw and decline),
+:mod:`~pyrummy.core.deal.discard` (discard and knock; the discard that ends
+every turn), :mod:`~pyrummy.core.deal.table_play` (melds, lay-offs, joker
+exchanges), :mod:`~pyrummy.core.deal.undo`, and
+:mod:`~pyrummy.core.deal.turns` (turns starting, the stock running out, the
+deal ending and its settlement). Where the game families differ, those ask
+the family's policy (:mod:`pyrummy.core.families`). The draw and discard
+phases' legal actions, and the discard, are inlined here and in
+:func:`~pyrummy.core.deal.discard.discard` for speed: the phase modules'
+readable lists are the reference the tests hold them to.
 
 >>> from pyrummy.core.deal import new_deal
 >>> deal = new_deal("knock", players=4, seed=1)
@@ -62,23 +68,54 @@ Rulings where the sources are silent (docs/rules/common.md §6-§8, ``docs/actio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Final, NoReturn, cast
+from collections.abc import Sequence
+from typing import Final, cast
 
-from pyrummy.core.actions import ActionSpace, action_space
+from pyrummy.core.actions import UNDO, Action, ActionKind, ActionSpace, parse_action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet, parse_card_list
-from pyrummy.core.deal.families import family_of
-from pyrummy.core.deal.state import PublicUndo, TableMeld, make_copier
-from pyrummy.core.deal.transitions import Transitions
-from pyrummy.core.errors import RulesError, RummyError
-from pyrummy.core.patterns import CARD_BITS
-from pyrummy.core.phases import EndReason
+from pyrummy.core.deal import discard as discard_phase
+from pyrummy.core.deal import draw as draw_phase
+from pyrummy.core.deal import table_play, undo
+from pyrummy.core.deal.discard import discard, knock
+from pyrummy.core.deal.draw import decline, draw_discard, draw_stock
+from pyrummy.core.deal.state import DealState, make_copier
+from pyrummy.core.deal.tables import (
+    DECLINE_BOTH,
+    DECLINE_ONLY,
+    DISCARD_TABLES,
+    DRAW_BOTH,
+    DRAW_STOCK_ONLY,
+    KIND_DISCARD,
+    KIND_DRAW_DISCARD,
+    KIND_DRAW_STOCK,
+    KIND_KNOCK,
+    KIND_LAYOFF,
+    KIND_MELD,
+    KIND_SWAP_JOKER,
+    KIND_UNDO,
+    KNOCK_TABLES,
+    NO_ACTIONS,
+    PHASE_DECLINE,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_MELD,
+    PHASE_OVER,
+    card_actions,
+)
+from pyrummy.core.deal.turns import settlement, start_turn
+from pyrummy.core.deal.views import observe
+from pyrummy.core.errors import IllegalActionError, RulesError, RummyError
+from pyrummy.core.messages import Message, render, show_cards
+from pyrummy.core.observation import Observation
+from pyrummy.core.patterns import CARD_BITS, WITHOUT_CARD
+from pyrummy.core.phases import EndReason, Phase
+from pyrummy.core.record_writer import deal_record
 from pyrummy.core.rules import Rules, find_rules
+from pyrummy.core.settlement import Settlement
+from pyrummy.core.table import TableMeld
 
-if TYPE_CHECKING:  # typing only: observation and record sit above this module
-    from pyrummy.core.observation import Observation
-
-__all__ = ["as_rules"]  # Deal, DealViews, DEAL_VIEWS: public in pyrummy.core.deal
+# Deal is public in pyrummy.core.deal (documented there).
+__all__ = ["as_rules", "illegal"]
 
 
 def as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> Rules:
@@ -88,46 +125,26 @@ def as_rules(rules: Rules | str, options: dict[str, object] | None = None) -> Ru
     return find_rules(rules, **(options or {}))
 
 
-class DealViews:
-    """The views of a deal that the layers above it define.
-
-    The core imports one way (cards, rules, melds, solver, settlement,
-    actions, deal, observation, sampling, match, record: see
-    ``docs/design.md``, "Layers"), so this module cannot import
-    :mod:`~pyrummy.core.observation` or :mod:`~pyrummy.core.record`.
-    :meth:`Deal.observe` and :meth:`Deal.record` call through this table
-    instead, which those modules fill when they are imported; importing
-    anything of ``pyrummy`` imports both (``pyrummy/__init__.py``), so the
-    table is always full before a deal exists. The canonical functions are
-    :meth:`Observation.of <pyrummy.core.observation.Observation.of>` and
-    :func:`pyrummy.core.record.emit_record`.
-    """
-
-    __slots__ = ("observe", "record")
-
-    def __init__(self) -> None:
-        self.observe: Callable[[Deal, int | None], Observation] = _view_missing
-        self.record: Callable[[Deal], str] = _view_missing
+def illegal(key: str, **params: str) -> IllegalActionError:
+    """The error for catalogue message ``key``."""
+    message = Message.of(key, **params)
+    return IllegalActionError(render(message), reason=message)
 
 
-def _view_missing(*_: object) -> NoReturn:
-    raise RummyError("pyrummy.core.observation and pyrummy.core.record are not imported")
-
-
-#: Filled by pyrummy.core.observation and pyrummy.core.record on import.
-DEAL_VIEWS: Final = DealViews()
-
-
-class Deal(Transitions):
+class Deal(DealState):
     """One deal: the full state, legal actions and their effects.
+
+    A deal is its :class:`~pyrummy.core.deal.state.DealState` plus the
+    dispatch: each step goes to the module of its phase
+    (:mod:`~pyrummy.core.deal.draw`, :mod:`~pyrummy.core.deal.discard`,
+    :mod:`~pyrummy.core.deal.table_play`, :mod:`~pyrummy.core.deal.undo`),
+    which lists it, refuses it or applies it.
 
     Full state is open here (:meth:`hands`, :attr:`deck`) for tests, replay
     and the table manager; a seat sees only :meth:`observe`. The fields are
-    declared once in :class:`~pyrummy.core.deal.state.DealState`; copies
-    (:meth:`clone`) and pickles follow that declaration.
+    declared once in the state; copies (:meth:`clone`) and pickles follow
+    that declaration.
     """
-
-    _views: ClassVar[DealViews] = DEAL_VIEWS
 
     __slots__ = ()
 
@@ -148,6 +165,7 @@ class Deal(Transitions):
         Called as ``Deal.from_deck(rules, players, dealer, deck)`` or
         ``Deal.from_deck(deck, rules=..., players=..., dealer=...)``.
 
+        >>> from pyrummy.core.deal import new_deal
         >>> deal = Deal.from_deck("gin", 2, 0, new_deal("gin", 2, seed=5).deck)
         >>> deal.deck == new_deal("gin", 2, seed=5).deck
         True
@@ -201,14 +219,6 @@ class Deal(Transitions):
         deal._derive()
         return deal
 
-    def _derive(self) -> None:
-        rules = self.rules
-        policy = self._policy = family_of(rules)
-        self._space = action_space(rules)
-        self._play_phase = policy.play_phase
-        self._wall_stock = rules.wall_cards if policy.wall else -1
-        self._all_seven = policy.all_seven(rules, self.deal_number)
-
     def _deal_out(self, order: list[int]) -> None:
         rules, players = self.rules, self.players
         size = rules.hand_size(players)
@@ -228,13 +238,18 @@ class Deal(Transitions):
         self._pile = [order[position]]
         self._stock = order[position + 1 :][::-1]
         self.turn = 0
-        self._start_turn(starter, first=True)
+        start_turn(self, starter, first=True)
 
     # -- public state -------------------------------------------------------
     @property
     def current_seat(self) -> int | None:
         """The seat to play, None once the deal is over."""
         return None if self.is_over else self._seat
+
+    @property
+    def settlement(self) -> Settlement | None:
+        """The deal's result, None until it is over."""
+        return settlement(self)
 
     @property
     def end_reason(self) -> EndReason:
@@ -275,51 +290,169 @@ class Deal(Transitions):
         )
         return f"<Deal {self.rules.name} {self.players} players, deal {self.deal_number}, {state}>"
 
+    # -- legal actions ------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to play may take, sorted by number, no repeats."""
+        legal = self._legal
+        if legal is None:
+            # The draw and discard phases (knock, gin) inlined: nearly every
+            # step of those games, so a call less on the engine's hot loop.
+            # The references: draw.legal_actions and discard.legal_actions.
+            phase = self.phase
+            if phase is PHASE_DRAW:
+                legal = DRAW_BOTH if self._pile else DRAW_STOCK_ONLY
+            elif phase is PHASE_DISCARD:
+                hand = self._hands[self._seat]
+                taken = self._taken
+                options = hand if taken is None else hand & WITHOUT_CARD[taken]
+                # The discards: card_actions(DISCARD_TABLES, options) inlined,
+                # into one list (no intermediate tuples), the mask's bytes
+                # read at once (no shifted copies of the mask).
+                b0, b1, b2, b3, b4, b5, b6 = DISCARD_TABLES
+                raw = options.to_bytes(7, "little")
+                listed = [
+                    *b0[raw[0]],
+                    *b1[raw[1]],
+                    *b2[raw[2]],
+                    *b3[raw[3]],
+                    *b4[raw[4]],
+                    *b5[raw[5]],
+                    *b6[raw[6]],
+                ]
+                if self._undo:
+                    listed.insert(0, UNDO)
+                knocks = self._policy.knock_cards(hand, options, self.rules)
+                if knocks:
+                    listed += card_actions(KNOCK_TABLES, knocks)
+                legal = listed
+            elif phase is PHASE_MELD:
+                legal = table_play.legal_actions(self)
+            elif phase is PHASE_DECLINE:
+                legal = DECLINE_BOTH if self._pile else DECLINE_ONLY
+            else:
+                legal = NO_ACTIONS
+            self._legal = legal
+        return list(legal)
+
+    def legal_action_ids(self) -> list[int]:
+        """The numbers (:class:`~pyrummy.core.actions.ActionSpace`) of the legal actions."""
+        encode = self._space.encode
+        return [encode(action) for action in self.legal_actions()]
+
+    def _legal_cached(self) -> Sequence[Action]:
+        """The legal actions as cached (listed first if need be)."""
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal
+            assert legal is not None
+        return legal
+
+    # -- applying -----------------------------------------------------------
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Do ``action`` for the seat to play (``seat``, if given, must be that seat).
+
+        Raises :class:`~pyrummy.core.errors.IllegalActionError` (the reason in ``.reason`` when it
+        has a catalogue message); the deal is then exactly as before.
+        """
+        if seat is not None and seat != self._seat and self.phase is not PHASE_OVER:
+            raise illegal("action.not_your_turn", seat=str(self._seat))
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_cached()
+        # Fast path: an action taken from legal_actions() (interned) is found
+        # by identity, without the dataclass's slow equality.
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            if self.phase is PHASE_OVER:
+                raise illegal("action.deal_over")
+            if not isinstance(action, Action):
+                action = parse_action(action)
+            if action.kind is KIND_MELD and self.phase is PHASE_MELD:
+                action = self._space.normalize(action)
+            if action not in legal:
+                raise self._why_illegal(action)
+            action = legal[legal.index(action)]
+        seat = self._seat
+        self.history.append((seat, action))
+        self._legal = None
+        kind = action.kind
+        # The three commonest kinds first, the rest by their phase's module.
+        if kind is KIND_DISCARD:
+            discard(self, seat, action.cards[0].index)
+        elif kind is KIND_DRAW_STOCK:
+            draw_stock(self, seat)
+        elif kind is KIND_DRAW_DISCARD:
+            draw_discard(self, seat)
+        elif kind is KIND_KNOCK:
+            knock(self, seat, action.cards[0].index)
+        elif kind is KIND_MELD:
+            table_play.meld(self, seat, action)
+        elif kind is KIND_LAYOFF:
+            table_play.layoff(self, seat, action)
+        elif kind is KIND_SWAP_JOKER:
+            table_play.swap(self, seat, action)
+        elif kind is KIND_UNDO:
+            undo.undo_last(self, seat)
+        else:
+            decline(self, seat)
+
+    # -- refusals -----------------------------------------------------------
+    def _why_illegal(self, action: Action) -> IllegalActionError:
+        problem = self._problem(action)
+        if problem is None:
+            problem = Message.of("action.not_legal", action=str(action))
+        return IllegalActionError(render(problem), reason=problem)
+
+    def _problem(self, action: Action) -> Message | None:
+        """Why ``action`` is refused (only refused actions are explained, so the
+        explanations cost nothing on the hot path): asked of its phase's module."""
+        kind = action.kind
+        if kind is ActionKind.UNDO:
+            return undo.problem(self)
+        if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD, ActionKind.DECLINE):
+            return draw_phase.problem(self, action)
+        if self.phase in (Phase.DRAW, Phase.DECLINE):
+            return Message.of("action.draw_first")
+        policy = self._policy
+        if kind is ActionKind.KNOCK and not policy.knocks:
+            return Message.of("action.no_knock")
+        if not policy.table_play and kind not in (ActionKind.DISCARD, ActionKind.KNOCK):
+            return Message.of("action.layoff_not_allowed")
+        if kind is ActionKind.MELD:
+            return table_play.meld_problem(self, action)
+        card = action.cards[0] if action.cards else None
+        if card is None or not self._hands[self._seat] >> card.index & 1:
+            return Message.of("action.not_in_hand", card=show_cards(action.cards))
+        if kind is ActionKind.DISCARD or kind is ActionKind.KNOCK:
+            return discard_phase.problem(self, kind, card)
+        return table_play.problem(self, kind, card, action.target)
+
+    # -- copies and views ---------------------------------------------------
     def clone(self) -> Deal:
         """An independent copy (fast: bots clone a lot)."""
         return cast("Deal", _copy_deal(self))
 
     def observe(self, seat: int | None = None) -> Observation:
         """What ``seat`` may know (``None``: a spectator, public facts only)."""
-        return self._views.observe(self, seat)
-
-    def _public_undo(self) -> tuple[PublicUndo, ...]:
-        """The undo stack in public terms (see :class:`PublicUndo`)."""
-        if not self._undo:
-            return ()
-        hand = self._hands[self._seat]
-        entries = []
-        for kind, saved in self._undo:
-            if isinstance(saved, int):
-                entries.append(PublicUndo("draw", card=ALL_CARDS[saved]))
-                continue
-            before, table, own_meld, melds_turn, played_turn, public, held = saved
-            entries.append(
-                PublicUndo(
-                    kind,
-                    table=table,
-                    own_meld=own_meld,
-                    melds_this_turn=melds_turn,
-                    played_this_turn=played_turn,
-                    known=CardSet(public),
-                    taken=CardSet(held),
-                    hand_add=CardSet(before & ~hand),
-                    hand_remove=CardSet(hand & ~before),
-                )
-            )
-        return tuple(entries)
+        return observe(self, seat, self.legal_actions)
 
     def record(self) -> str:
         """This deal as a game record (:func:`pyrummy.core.record.emit_record`):
         headers, ``Deal N``, ``Dealer: S``, ``Deck: ...``, one ``seat: action``
         line per action, then the outcome once over. ``parse_record`` replays it.
 
+        >>> from pyrummy.core.deal import new_deal
         >>> deal = new_deal("gin", 2, seed=3)
         >>> deal.apply("draw stock")
         >>> deal.record().splitlines()[7]
         '1: draw stock'
         """
-        return self._views.record(self)
+        if not self.deck:
+            raise RummyError("a sampled deal has no record: its deck is not known")
+        return deal_record(self)
 
 
 _copy_deal: Final = make_copier(Deal)

@@ -18,17 +18,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
-from pyrummy.core.actions import Action, ActionSpace
-from pyrummy.core.cards import Card, CardSet
-from pyrummy.core.melds import Meld
+from pyrummy.core.actions import Action, ActionSpace, action_space
+from pyrummy.core.cards import Card
+from pyrummy.core.families import FamilyPolicy, family_of
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
-
-if TYPE_CHECKING:  # typing only: the families sit above the state
-    from pyrummy.core.deal.families import FamilyPolicy
+from pyrummy.core.table import TableMeld
 
 __all__ = [
     "Copy",
@@ -59,48 +57,6 @@ def state_field(copy: Copy, start: object = MISSING, *, per_seat: bool = False) 
     return field(metadata={"copy": copy, "start": start, "per_seat": per_seat})
 
 
-@dataclass(frozen=True)
-class TableMeld:
-    """A meld on the table: who laid it down and who laid each of its cards.
-
-    ``laid_by[i]`` is the seat that put ``meld.cards[i]`` on the table.
-    """
-
-    owner: int
-    meld: Meld
-    laid_by: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "owner": self.owner,
-            "kind": self.meld.kind.value,
-            "cards": [str(card) for card in self.meld.cards],
-            "represents": [None if c is None else str(c) for c in self.meld.represents],
-            "laid_by": list(self.laid_by),
-        }
-
-
-@dataclass(frozen=True)
-class PublicUndo:
-    """One step the seat to play may take back, in public terms.
-
-    ``kind`` is ``draw`` (``card`` goes back on the pile) or ``table`` (the
-    table, flags and the hand as they were: the hand is the current hand
-    plus ``hand_add`` minus ``hand_remove``, both made of public cards).
-    """
-
-    kind: str
-    card: Card | None = None
-    table: tuple[TableMeld, ...] = ()
-    own_meld: bool = False
-    melds_this_turn: int = 0
-    played_this_turn: bool = False
-    known: CardSet = field(default_factory=CardSet)
-    taken: CardSet = field(default_factory=CardSet)
-    hand_add: CardSet = field(default_factory=CardSet)
-    hand_remove: CardSet = field(default_factory=CardSet)
-
-
 class UndoSnapshot(NamedTuple):
     """What a ``table`` undo entry restores: the seat's hand and the table as
     they were, with the turn's flags and the seat's public cards."""
@@ -117,10 +73,6 @@ class UndoSnapshot(NamedTuple):
 UndoEntry = tuple[str, "int | UndoSnapshot"]
 """An undo entry: what the turn did and the state before it:
 ``("draw", card number)`` or ``("table", UndoSnapshot)``."""
-
-# Public classes answer to the package they are imported from (documentation,
-# pickles and reprs name ``pyrummy.core.deal.TableMeld``).
-TableMeld.__module__ = PublicUndo.__module__ = UndoSnapshot.__module__ = "pyrummy.core.deal"
 
 
 @dataclass(slots=True, eq=False, repr=False, init=False)
@@ -190,8 +142,13 @@ class DealState:
     _table_fits: tuple[tuple[int, ...], tuple[int, ...]] | None = state_field("cache", None)
 
     def _derive(self) -> None:
-        """Set the ``derived`` fields from the rules (the deal sets them)."""
-        raise NotImplementedError
+        """Set the ``derived`` fields from the rules and the deal number."""
+        rules = self.rules
+        policy = self._policy = family_of(rules)
+        self._space = action_space(rules)
+        self._play_phase = policy.play_phase
+        self._wall_stock = rules.wall_cards if policy.wall else -1
+        self._all_seven = policy.all_seven(rules, self.deal_number)
 
     def _start_blank(self) -> None:
         """Every field with a start value set to it (see :func:`state_field`)."""

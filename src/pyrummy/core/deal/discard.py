@@ -1,0 +1,102 @@
+"""The discard phase (knock, gin) and the discard that ends every turn.
+
+After the draw a knock or gin player discards face up or knocks: the
+discards are the hand's cards (never the discard just taken), the knocks
+are the family's (:meth:`FamilyPolicy.knock_cards
+<pyrummy.core.families.FamilyPolicy.knock_cards>`). A discard ends the turn
+in every family: it goes out (melding: the last card), meets the wall
+(gin), or passes the turn on.
+:meth:`Deal.legal_actions <pyrummy.core.deal.Deal.legal_actions>` inlines
+:func:`legal_actions` and :meth:`Deal.apply <pyrummy.core.deal.Deal.apply>`
+calls :func:`discard` first of all (tests check the inlined list against
+this one).
+"""
+
+from __future__ import annotations
+
+from pyrummy.core.actions import UNDO, Action, ActionKind
+from pyrummy.core.cards import Card
+from pyrummy.core.deal.state import DealState
+from pyrummy.core.deal.tables import DISCARD_TABLES, KNOCK_TABLES, PHASE_DRAW, card_actions
+from pyrummy.core.deal.turns import finish, go_out, start_turn
+from pyrummy.core.messages import Message
+from pyrummy.core.patterns import WITHOUT_CARD
+from pyrummy.core.phases import EndReason
+
+__all__ = ["discard", "discard_allowed", "knock", "legal_actions", "problem"]
+
+
+def legal_actions(deal: DealState) -> tuple[Action, ...]:
+    """Undo (if any), the discards, then the family's knocks."""
+    hand = deal._hands[deal._seat]
+    taken = deal._taken
+    options = hand if taken is None else hand & WITHOUT_CARD[taken]
+    listed: tuple[Action, ...] = (UNDO,) if deal._undo else ()
+    listed += card_actions(DISCARD_TABLES, options)
+    knocks = deal._policy.knock_cards(hand, options, deal.rules)
+    if knocks:
+        listed += card_actions(KNOCK_TABLES, knocks)
+    return listed
+
+
+def discard_allowed(deal: DealState, hand: int) -> bool:
+    """May the seat to play discard now? All-seven deals: once going down
+    this turn, only the last card goes."""
+    return not (deal._all_seven and deal._played_turn and hand.bit_count() != 1)
+
+
+def problem(deal: DealState, kind: ActionKind, card: Card) -> Message | None:
+    """Why discarding or knocking with ``card`` (in the hand) is refused, if it is."""
+    hand = deal._hands[deal._seat]
+    if kind is ActionKind.DISCARD:
+        if deal._taken == card.index:
+            return Message.of("action.taken_discard_back", card=card.pretty())
+        if not discard_allowed(deal, hand):
+            return Message.of("action.all_seven")
+        return None
+    if deal._taken == card.index:
+        return Message.of("action.taken_discard_knock", card=card.pretty())
+    return deal._policy.knock_problem(hand, card.index, deal.rules)
+
+
+def discard(deal: DealState, seat: int, card: int) -> None:
+    """``seat`` discards card number ``card``: the turn (or the deal) ends."""
+    without = WITHOUT_CARD[card]
+    hands = deal._hands
+    hand = hands[seat] = hands[seat] & without
+    public = deal._public
+    if public[seat] >> card & 1:  # taken discards are a part of the public cards
+        public[seat] &= without
+        deal._taken_held[seat] &= without
+    deal._pile.append(card)
+    if not hand and deal._policy.out_by_discard:
+        go_out(deal, seat)
+        return
+    if len(deal._stock) <= deal._wall_stock:
+        finish(deal, EndReason.WALL, "draw")
+        return
+    if deal._played_turn:
+        deal._played[seat] = True
+    seat += 1
+    if seat == deal.players:
+        seat = 0
+    turn = deal.turn + 1
+    if turn > deal.rules.turn_cap or not deal._stock:
+        start_turn(deal, seat)
+        return
+    # start_turn's usual case inlined (after every discard but the last).
+    deal._seat = seat
+    deal.turn = turn
+    deal._drawn = deal._taken = None
+    if deal._undo:
+        deal._undo.clear()
+    deal._melds_turn = deal._undos_turn = 0
+    deal._played_turn = False
+    deal.phase = PHASE_DRAW
+
+
+def knock(deal: DealState, seat: int, card: int) -> None:
+    """``seat`` knocks, giving back card number ``card``: the showdown."""
+    deal._hands[seat] &= ~(1 << card)
+    deal._knock_card = card
+    finish(deal, EndReason.KNOCK, "showdown", seat)
