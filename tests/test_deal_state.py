@@ -130,14 +130,12 @@ def test_every_preset_has_its_familys_policy() -> None:
 
 def test_only_the_family_declarations_compare_family_names() -> None:
     # Everything that differs by family is asked of the family's policy
-    # (pyrummy.core.families); rules.py declares the families. The bots are
-    # checked by their own tests.
+    # (pyrummy.core.families); rules.py declares the families.
     comparison = re.compile(r"\bfamily\s*(==|!=)|\.family\s+(not\s+)?in\b")
     offenders = [
         f"{path.relative_to(SRC)}:{number}"
         for path in sorted(SRC.rglob("*.py"))
-        if path.relative_to(SRC).parts[0] != "bots"
-        and path.relative_to(SRC) != Path("core", "rules.py")
+        if path.relative_to(SRC) != Path("core", "rules.py")
         and "families" not in path.relative_to(SRC).parts
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if comparison.search(line)

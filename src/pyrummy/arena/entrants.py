@@ -43,6 +43,7 @@ from pyrummy.arena.protocol import Fault, ProcessBot, split_command
 from pyrummy.bots import BOT_NAMES, make_bot
 from pyrummy.bots.base import Bot, BotError
 from pyrummy.core.actions import Action
+from pyrummy.core.families import family_of
 from pyrummy.core.observation import Observation
 from pyrummy.extras import missing_modules
 
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
 #: Re-deals per decision of our hard bot unless its options say otherwise.
 DEFAULT_HARD_ROLLOUTS: Final = 32
 #: Simulations per decision of OpenSpiel's ISMCTS unless told otherwise.
-DEFAULT_ISMCTS_SIMULATIONS: Final = 40
 OPENSPIEL_BOTS: Final = ("openspiel:simple", "openspiel:ismcts")
 RLCARD_BOTS: Final = ("rlcard:gin-rule",)
 
@@ -126,7 +126,7 @@ def check_entrant(spec: EntrantSpec, game: Game) -> None:
                 f"{spec.text}: no program {program!r} to run (not found or not executable)"
             )
     if spec.kind == "rlcard":
-        if game.rules.family != "gin":
+        if family_of(game.rules).showdown != "gin":
             raise ArenaError(f"{spec.text} plays only gin games, not {game.name}")
         if missing_modules(["rlcard"]):
             raise ArenaError(
@@ -216,6 +216,11 @@ class Player:
                 label=spec.text,
                 on_decision=lambda seconds: self.tally.add(seconds, time_limit),
             )
+
+    @property
+    def label(self) -> str:
+        """The entrant as written on the command line."""
+        return self.spec.text
 
     def bot(self, seat: int, seed: int, players: int) -> Bot:
         """Our-interface bot for one deal in ``seat``."""

@@ -27,25 +27,40 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from pyrummy.arena.errors import ArenaError
+from pyrummy.bots.base import Bot
 from pyrummy.core.deal import new_deal
 from pyrummy.core.errors import RummyError
+from pyrummy.core.families import family_of
+from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import bot_seed
 from pyrummy.extras import require
 from pyrummy.tournament.play import MAX_ACTIONS_PER_DEAL
 from pyrummy.tournament.schedule import deal_number_for
 
-if TYPE_CHECKING:
-    from pyrummy.arena.entrants import Player
-
 #: The name of OpenSpiel's own gin as an arena game.
 OPENSPIEL_GIN: Final = "openspiel-gin"
 _OPENSPIEL_ALIASES: Final = (OPENSPIEL_GIN, "openspiel:gin_rummy", "openspiel-gin-rummy")
 # OpenSpiel's gin actions used to tell how a deal ended.
 _KNOCK_ACTION: Final = 55
+
+
+class Seat(Protocol):
+    """What a game asks of a player (:class:`pyrummy.arena.entrants.Player`)."""
+
+    @property
+    def label(self) -> str:
+        """The entrant as written on the command line, for messages."""
+        ...
+
+    def bot(self, seat: int, seed: int, players: int) -> Bot: ...
+
+    def openspiel_bot(self, game: Any, player: int, seed: int) -> Any: ...
+
+    def end_deal(self, observation: Observation | None, points: Sequence[float]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -65,9 +80,7 @@ class Game:
     rules: Rules
     openspiel: bool = False
 
-    def play_deal(
-        self, players: Sequence[Player], seed: int, dealer: int, deck: int
-    ) -> DealOutcome:
+    def play_deal(self, players: Sequence[Seat], seed: int, dealer: int, deck: int) -> DealOutcome:
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -88,9 +101,7 @@ class PresetGame(Game):
             f" {options})" if options else ")"
         )
 
-    def play_deal(
-        self, players: Sequence[Player], seed: int, dealer: int, deck: int
-    ) -> DealOutcome:
+    def play_deal(self, players: Sequence[Seat], seed: int, dealer: int, deck: int) -> DealOutcome:
         rules = self.rules
         deal = new_deal(
             rules, players=2, seed=seed, dealer=dealer, deal_number=deal_number_for(deck, rules)
@@ -123,7 +134,7 @@ def zero_sum_points(net: Sequence[Fraction], rules: Rules) -> tuple[float, ...]:
     >>> zero_sum_points([Fraction(-3), Fraction(3)], find_rules("knock"))
     (-3.0, 3.0)
     """
-    if rules.family == "knock" or rules.scoring == "pay_per_point":
+    if family_of(rules).moves_points(rules):
         return tuple(float(value) for value in net)
     first, second = net
     return (float(first - second), float(second - first))
@@ -159,9 +170,7 @@ class OpenSpielGinGame(Game):
         shown = ", ".join(f"{key} {value}" for key, value in sorted(self.parameters.items()))
         return f"OpenSpiel's gin_rummy ({shown})"
 
-    def play_deal(
-        self, players: Sequence[Player], seed: int, dealer: int, deck: int
-    ) -> DealOutcome:
+    def play_deal(self, players: Sequence[Seat], seed: int, dealer: int, deck: int) -> DealOutcome:
         game = _openspiel_game()
         rng = random.Random(seed)
         bots = [
@@ -179,7 +188,7 @@ class OpenSpielGinGame(Game):
             seat = state.current_player()
             action = int(bots[seat].step(state))
             if action not in state.legal_actions():
-                raise ArenaError(f"{players[seat].spec.text} played an illegal OpenSpiel action")
+                raise ArenaError(f"{players[seat].label} played an illegal OpenSpiel action")
             if action == _KNOCK_ACTION and knocker is None:
                 knocker = seat
             state.apply_action(action)

@@ -25,7 +25,6 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from pyrummy.arena.entrants import DEFAULT_ISMCTS_SIMULATIONS
 from pyrummy.bots.base import require_actions
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.cards import CardSet
@@ -40,6 +39,9 @@ _RL_PICK_UP: Final = 3
 _RL_GIN: Final = 5
 _RL_DISCARD: Final = 6
 _RL_KNOCK: Final = 58
+
+#: OpenSpiel's ISMCTS simulations a decision, unless the entrant says (``+simulations=N``).
+DEFAULT_ISMCTS_SIMULATIONS: Final = 40
 
 
 def make_openspiel_bot(
