@@ -15,7 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from pyrummy.server.ratelimit import RateLimits
-from pyrummy.server.rooms import CODE_ALPHABET, RoomSettings
+from pyrummy.server.rooms import CODE_ALPHABET
+from pyrummy.server.settings import RoomSettings
 from test_server_helpers import app_client, headers, state
 
 FAST = RoomSettings(presence_timeout=1.0, tick=3600.0, grace_choices=(2, 120))

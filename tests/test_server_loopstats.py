@@ -226,6 +226,7 @@ def test_serve_refreezes_only_when_asked(tmp_path: Path, monkeypatch: pytest.Mon
     assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == 0
     monkeypatch.setenv(GC_REFREEZE_ENV, "600")
     assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == 600
+    monkeypatch.delenv(GC_REFREEZE_ENV)  # an app reads its settings from the environment too
     with app_client(tmp_path, tune_gc=True):
         assert not any(
             getattr(c, "__qualname__", "") == "Refreezer._callback" for c in gc.callbacks

@@ -26,10 +26,8 @@ import asyncio
 import contextlib
 import inspect
 import logging
-import os
 import re
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -54,14 +52,14 @@ from pyrummy.core.melds import explain_meld
 from pyrummy.core.rules import PRESETS
 from pyrummy.server import memtrace
 from pyrummy.server.api_text import API_DESCRIPTION
-from pyrummy.server.botpool import DEFAULT_THINK_LIMIT, BotPool
+from pyrummy.server.botpool import BotPool
 from pyrummy.server.cluster import Cluster
-from pyrummy.server.loopstats import TUNED_THRESHOLDS, LoopStats, Refreezer, tune_gc
+from pyrummy.server.loopstats import LoopStats, Refreezer, tune_gc
 from pyrummy.server.messages import pick_language, server_text
-from pyrummy.server.ratelimit import ClientCounter, CreatedBy, RateLimit, RateLimits
+from pyrummy.server.ratelimit import ClientCounter, CreatedBy, RateLimit
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
 from pyrummy.server.room_keeper import RoomKeeper
-from pyrummy.server.rooms import Rooms, RoomSettings
+from pyrummy.server.rooms import Rooms
 from pyrummy.server.routes_health import health_router
 from pyrummy.server.routes_player import player_router
 from pyrummy.server.routes_rooms import rooms_router
@@ -74,11 +72,11 @@ from pyrummy.server.schemas import (
     TableSettings,
 )
 from pyrummy.server.security import CatchAll, SecurityHeaders, WebSocketOrigins
-from pyrummy.server.storage import SeatSpec, Store, StoredAction, default_url
+from pyrummy.server.settings import Settings
+from pyrummy.server.storage import SeatSpec, Store, StoredAction
 from pyrummy.server.tables import (
     WEB_BOTS,
     BotFactory,
-    Lifecycle,
     LiveTable,
     Subscriber,
     TableError,
@@ -99,7 +97,6 @@ from pyrummy.server.ws_actions import SocketActions, error_parts, validation_det
 
 log = logging.getLogger("pyrummy.server")
 
-MAX_BODY = 16 * 1024
 #: How far past the requested page ``GET /api/matches`` counts its total.
 COUNT_WINDOW = 1000
 #: A browser cannot set headers on a WebSocket: it offers ``pyrummy`` and
@@ -108,57 +105,6 @@ WS_SUBPROTOCOL = "pyrummy"
 TOKEN_SUBPROTOCOL_PREFIX = "pyrummy.token."
 SINCE_PATTERN = re.compile(r"[0-9]{1,9}")
 COOKIE_PREFIX = "pyrummy_seat_"
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How the server runs: where data lives and how fast bots play by default."""
-
-    data_dir: Path = Path("data")
-    database_url: str | None = None
-    bot_delay: float = 0.8
-    max_body: int = MAX_BODY
-    #: Let table creators choose the match seed (tests and demos only).
-    allow_seed: bool = False
-    #: Per-client request limits (``RateLimits.off()`` for load tests).
-    rate_limits: RateLimits = field(default_factory=RateLimits)
-    #: Unfinished tables one client address may have at once (0: no cap).
-    max_tables_per_client: int = 10
-    #: Unfinished tables on the whole server (0: no cap).
-    max_tables: int = 1000
-    #: Tables with no person at all (bots playing each other) cost CPU for
-    #: nobody: off unless the operator enables them.
-    allow_bot_only: bool = False
-    #: Origins besides the server's own whose pages may open WebSockets.
-    allowed_origins: tuple[str, ...] = ()
-    #: Mark seat cookies ``Secure`` (always, or when the request came over
-    #: HTTPS as told by a trusted proxy's forwarded headers).
-    secure_cookies: bool = False
-    behind_proxy: bool = False
-    #: Worker processes for bot decisions (0: a thread of the server process,
-    #: where a slow bot holds the GIL that every table shares).
-    bot_workers: int = 1
-    #: The longest one bot decision may take (seconds); then the simple bot moves.
-    bot_think_limit: float = DEFAULT_THINK_LIMIT
-    #: When abandoned tables close and idle ones leave memory.
-    lifecycle: Lifecycle = field(default_factory=Lifecycle)
-    #: Private tables for friends: presence, grace periods, chat limits.
-    rooms: RoomSettings = field(default_factory=RoomSettings.from_env)
-    #: After start-up, freeze what was loaded and collect garbage less often
-    #: (``pyrummy serve`` turns it on): see :func:`pyrummy.server.loopstats.tune_gc`.
-    tune_gc: bool = False
-    gc_thresholds: tuple[int, int, int] = TUNED_THRESHOLDS
-    #: With tune_gc: seconds between the thaws of loopstats.Refreezer (0: off).
-    gc_refreeze: float = 0.0
-
-    def url(self) -> str:
-        if self.database_url:
-            return self.database_url
-        env = os.environ.get("DATABASE_URL")
-        if env:
-            return env
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        return default_url(self.data_dir)
 
 
 def static_dir() -> Path:
@@ -326,8 +272,8 @@ def create_app(
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(WebSocketOrigins, allowed=settings.allowed_origins)
     # One count per client for HTTP requests and moves sent over WebSockets.
-    counter = ClientCounter(settings.rate_limits)
-    app.add_middleware(RateLimit, limits=settings.rate_limits, counter=counter)
+    counter = ClientCounter(settings.limits)
+    app.add_middleware(RateLimit, limits=settings.limits, counter=counter)
     app.add_middleware(SecurityHeaders)
 
     # -- errors: always JSON, always 4xx with a message for bad input -----------
@@ -368,16 +314,16 @@ def create_app(
         return {t for t in table_ids if t in tables and not tables[t].is_over}
 
     #: Tables created per client address (this process), for the per-client cap.
-    created_by = CreatedBy(settings.max_tables_per_client, unfinished)
+    created_by = CreatedBy(settings.table_cap_per_client, unfinished)
 
     def check_table_caps(client: str) -> None:
-        cap = settings.max_tables_per_client
+        cap = settings.table_cap_per_client
         if cap and created_by.count(client) >= cap:
             raise TableError(429, "table.too_many_yours", limit=cap)
-        if settings.max_tables:
+        if settings.table_cap:
             live = sum(1 for table in manager().tables.values() if not table.is_over)
-            if live >= settings.max_tables:
-                raise TableError(503, "table.server_full", limit=settings.max_tables)
+            if live >= settings.table_cap:
+                raise TableError(503, "table.server_full", limit=settings.table_cap)
 
     def token_of(request: Request | WebSocket, table_id: str) -> str | None:
         header = request.headers.get("x-seat-token")

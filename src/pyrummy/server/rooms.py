@@ -35,10 +35,8 @@ their own move at the table, or their "I'm back"). A person who comes back simpl
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import logging
-import os
 import re
 import secrets
 import time
@@ -51,6 +49,7 @@ import sqlalchemy as sa
 from sqlalchemy import delete, func, insert, or_, select, update
 
 from pyrummy.core.rules import find_rules
+from pyrummy.server.settings import RoomSettings
 from pyrummy.server.storage import (
     ACTIONS_TABLE,
     SeatSpec,
@@ -75,7 +74,6 @@ CODE_LENGTH = 6
 STAND_IN_BOT = "simple"
 WAITING, STARTED, CLOSED = "waiting", "started", "closed"
 OPEN, HUMAN, BOT = "open", "human", "bot"
-TURN_TIMERS = (0, 30, 60, 120)
 
 _metadata = sa.MetaData()
 ROOMS = sa.Table(
@@ -115,59 +113,6 @@ CHAT = sa.Table(
     sa.Column("text", sa.String(200)),
     sa.Column("at", sa.Float),
 )
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """How rooms behave on this server (tests shorten the times)."""
-
-    #: Seconds without a poll after which a seat shows as disconnected.
-    presence_timeout: float = 8.0
-    #: How often the keeper looks for seats to stand in for.
-    tick: float = 1.0
-    #: The grace periods a creator may choose (seconds); the default is 120.
-    grace_choices: tuple[int, ...] = (30, 60, 120, 300)
-    default_grace: int = 120
-    #: Chat: at least this many seconds between two messages of one seat, and
-    #: at most ``chat_burst`` messages per ``chat_window`` seconds.
-    chat_gap: float = 1.0
-    chat_burst: int = 8
-    chat_window: float = 30.0
-    #: Watchers listed: seen within this many seconds.
-    watcher_timeout: float = 10.0
-    #: The turn timers a creator may choose (seconds; 0: none).
-    turn_timer_choices: tuple[int, ...] = TURN_TIMERS
-    #: Chat messages kept per room (older ones are deleted as new ones come).
-    chat_kept: int = 100
-    #: How often the keeper prunes rooms, and when: a room still waiting after
-    #: ``waiting_ttl`` seconds is closed; a room whose table ended (finished or
-    #: closed as abandoned) ``ended_ttl`` seconds ago is closed; a closed room
-    #: keeps no chat and no presence; a watcher's row goes after ``watcher_ttl``.
-    prune_every: float = 60.0
-    waiting_ttl: float = 24 * 60 * 60
-    ended_ttl: float = 60 * 60
-    watcher_ttl: float = 10 * 60
-
-    @classmethod
-    def from_env(cls) -> RoomSettings:
-        """Defaults, with ``PYRUMMY_ROOM_GRACE_CHOICES`` (``30,60,120``),
-        ``PYRUMMY_ROOM_TURN_TIMERS`` (``0,30,60,120``) and
-        ``PYRUMMY_ROOM_PRESENCE_TIMEOUT`` (seconds) from the environment: how
-        browser tests get a short grace period and turn timer from ``pyrummy serve``."""
-        settings = cls()
-        timers = os.environ.get("PYRUMMY_ROOM_TURN_TIMERS")
-        if timers:
-            timer_choices = tuple(int(part) for part in timers.split(","))
-            settings = dataclasses.replace(settings, turn_timer_choices=timer_choices)
-        choices = os.environ.get("PYRUMMY_ROOM_GRACE_CHOICES")
-        if choices:
-            grace = tuple(int(part) for part in choices.split(","))
-            default = settings.default_grace if settings.default_grace in grace else grace[-1]
-            settings = dataclasses.replace(settings, grace_choices=grace, default_grace=default)
-        timeout = os.environ.get("PYRUMMY_ROOM_PRESENCE_TIMEOUT")
-        if timeout:
-            settings = dataclasses.replace(settings, presence_timeout=float(timeout))
-        return settings
 
 
 @dataclass

@@ -42,6 +42,7 @@ from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import bot_seed as bot_seed  # re-exported: the server names it here too
 from pyrummy.server.botpool import BotPool, fallback_move
 from pyrummy.server.eager import start_now
+from pyrummy.server.settings import Lifecycle
 from pyrummy.server.storage import (
     ACTIONS_TABLE,
     TABLES_TABLE,
@@ -68,20 +69,6 @@ WEB_BOTS: Final = (*DIFFICULTIES, "random")
 QUARANTINED = "broken"
 #: The status of a table closed because its people left (not resumed at start).
 CLOSED = "closed"
-
-
-@dataclass(frozen=True)
-class Lifecycle:
-    """How long tables live: seconds without a person's action before a live
-    table is closed as abandoned; seconds unused before an idle table leaves
-    memory (it is reloaded from storage on demand); how often to check; with
-    several processes, seconds without a socket or request here before this
-    process drops its copy of a table another process plays (see cluster.py)."""
-
-    abandon_after: float = 6 * 60 * 60
-    idle_after: float = 10 * 60
-    sweep_every: float = 30.0
-    unload_copies_after: float = 30.0
 
 
 class TableError(Exception):
