@@ -102,7 +102,7 @@ class Breakdown:
 
 def patch_storage(mode: str) -> None:
     """The diagnosis modes' SQLite writer: inline in the loop, or none."""
-    from pyrummy.server import sqlite_writer
+    from pyrummy.server.storage import sqlite_writer
 
     def inline(self: Any, work: Callable[[], None]) -> asyncio.Future[None]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()

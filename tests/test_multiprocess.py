@@ -647,7 +647,7 @@ def test_the_direct_pool_reuses_connections_and_replaces_a_lost_one(postgres_ser
 
     import psycopg
 
-    from pyrummy.server.pg_direct import DirectPool
+    from pyrummy.server.storage.pg_direct import DirectPool
 
     url = fresh_postgres_database(postgres_server)
 

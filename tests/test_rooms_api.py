@@ -556,7 +556,7 @@ def rows(client: TestClient, table: Any, code: str) -> int:
 
 
 def test_chat_keeps_the_newest_messages_of_a_room_only(tmp_path: Path, db: str | None) -> None:
-    from pyrummy.server.rooms import CHAT
+    from pyrummy.server.storage.schema import CHAT
 
     few = RoomSettings(tick=3600.0, chat_kept=3, chat_gap=0.0, chat_burst=100)
     with app_client(tmp_path, database_url=db, rooms=few, bot_workers=0) as client:
@@ -572,7 +572,7 @@ def test_chat_keeps_the_newest_messages_of_a_room_only(tmp_path: Path, db: str |
 
 
 def test_the_keeper_prunes_rooms_that_are_over(client: TestClient) -> None:
-    from pyrummy.server.rooms import CHAT, PRESENCE
+    from pyrummy.server.storage.schema import CHAT, PRESENCE
 
     settings = FAST
     # A waiting room nobody started: closed after a day, its rows deleted.
@@ -608,7 +608,7 @@ def test_the_keeper_prunes_rooms_that_are_over(client: TestClient) -> None:
 
 
 def test_stale_watchers_are_forgotten(client: TestClient) -> None:
-    from pyrummy.server.rooms import PRESENCE
+    from pyrummy.server.storage.schema import PRESENCE
 
     code, _table, anna, _boris = started_room(client)
     client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(anna))

@@ -44,32 +44,19 @@ import time
 from typing import Any, NamedTuple
 
 import psycopg
-from sqlalchemy import select
 
-from pyrummy.server.pg_direct import conninfo
 from pyrummy.server.storage import (
     CLAIM,
-    NOTIFY_CHANNEL,
-    TABLES_TABLE,
     Store,
     StoredAction,
+    coordination,
     parse_acknowledgement,
     parse_notice,
 )
+from pyrummy.server.storage.pg_direct import conninfo
 from pyrummy.server.tables import LiveTable, TableError, TableManager
 
 log = logging.getLogger("pyrummy.server")
-
-
-def lock_key(table_id: str) -> int:
-    """The advisory lock number of a table (a stable signed 64-bit integer).
-
-    >>> lock_key("abc") == lock_key("abc") != lock_key("abd")
-    True
-    """
-    import hashlib
-
-    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:8], "big", signed=True)
 
 
 async def catch_up(table: LiveTable, store: Store) -> int:
@@ -88,24 +75,16 @@ async def catch_up(table: LiveTable, store: Store) -> int:
 
 async def refresh_meta(table: LiveTable, store: Store) -> None:
     """Take the acknowledged showdowns and the bot pause another process stored."""
-    async with store.read() as connection:
-        row = (
-            await connection.execute(
-                select(TABLES_TABLE.c.acknowledged_json, TABLES_TABLE.c.bot_delay).where(
-                    TABLES_TABLE.c.id == table.table_id
-                )
-            )
-        ).first()
-    if row is None:
+    meta = await store.table_meta(table.table_id)
+    if meta is None:
         return
     import dataclasses
-    import json
 
-    acknowledged = {int(k): int(v) for k, v in json.loads(row[0] or "{}").items()}
+    acknowledged, bot_delay = meta
     finished = len(table.match.finished_deals)
     table.awaiting = {s for s in table.awaiting if acknowledged.get(s, 0) < finished}
-    if row[1] != table.bot_delay:
-        table.bot_delay = float(row[1])
+    if bot_delay != table.bot_delay:
+        table.bot_delay = bot_delay
         table.spec = dataclasses.replace(table.spec, bot_delay=table.bot_delay)
     if table.on_change is not None:
         table.on_change(table, None)
@@ -208,7 +187,7 @@ class Cluster:
         with contextlib.suppress(Exception):  # a lost connection released it already
             async with self._lock_guard:
                 assert self._locks is not None
-                await self._locks.execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
+                await coordination.unlock(self._locks, table_id)
 
     async def refresh(self, table: LiveTable) -> None:
         """Before answering for a table held in memory: take what others stored.
@@ -234,16 +213,13 @@ class Cluster:
         try:
             async with self._lock_guard:
                 assert self._locks is not None
-                cursor = await self._locks.execute(
-                    "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
-                )
-                row = await cursor.fetchone()
+                locked = await coordination.try_lock(self._locks, table_id)
         except psycopg.Error:
             # The next check of the lock connection reconnects; until then
             # another process may own the table: its bots stay off here.
             log.warning("table %s: the advisory lock could not be asked for", table_id)
             return False
-        if row is not None and row[0]:
+        if locked:
             self._owned.add(table_id)
             return True
         return False
@@ -255,26 +231,19 @@ class Cluster:
         taken = [t for t in table_ids if t in self._owned]
         if not wanted:
             return taken
-        keys = {lock_key(t): t for t in wanted}
         try:
             async with self._lock_guard:
                 assert self._locks is not None
-                cursor = await self._locks.execute(
-                    "SELECT key FROM unnest(%s::bigint[]) AS key WHERE pg_try_advisory_lock(key)",
-                    (list(keys),),
-                )
-                rows = await cursor.fetchall()
+                locked = await coordination.try_lock_many(self._locks, wanted)
         except psycopg.Error:
-            log.warning("%d table(s): the advisory locks could not be asked for", len(keys))
+            log.warning("%d table(s): the advisory locks could not be asked for", len(wanted))
             return taken
-        for (key,) in rows:
-            self._owned.add(keys[key])
-            taken.append(keys[key])
-        return taken
+        self._owned.update(locked)
+        return taken + locked
 
     async def _connect_listener(self) -> None:
         self._listener = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
-        await self._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        await coordination.listen(self._listener)
         self.listening.set()
 
     async def _listen_forever(self) -> None:
@@ -461,10 +430,7 @@ class Cluster:
         if claims:
             async with self._lock_guard:
                 assert self._locks is not None
-                await self._locks.execute(
-                    "SELECT pg_notify(%s, t || %s) FROM unnest(%s::text[]) AS t",
-                    (NOTIFY_CHANNEL, f":{CLAIM}", claims),
-                )
+                await coordination.notify_all(self._locks, claims, CLAIM)
         return Tidied(dropped, handed, len(claims))
 
     def _may_drop(self, table: LiveTable) -> bool:
@@ -491,7 +457,7 @@ class Cluster:
         assert self._locks is not None
         try:
             async with self._lock_guard:
-                await self._locks.execute("SELECT 1")
+                await coordination.ping(self._locks)
             return True
         except psycopg.Error as exc:
             lost = sorted(self._owned)

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy import text
 
 from pyrummy.server.loopstats import LoopStats, loop_router
 from pyrummy.server.storage import Store
@@ -28,17 +27,7 @@ async def database_problem(store: Store) -> str | None:
     """
     try:
         async with asyncio.timeout(5):
-            async with store.engine.connect() as connection:
-                transaction = await connection.begin()
-                try:
-                    await connection.execute(
-                        text(
-                            "UPDATE tables SET status = status"
-                            " WHERE id = (SELECT id FROM tables LIMIT 1)"
-                        )
-                    )
-                finally:
-                    await transaction.rollback()
+            await store.try_write()
     except Exception as exc:  # whatever the driver raises, the answer is 503
         log.warning("health: the database cannot write: %s", exc)
         return f"cannot write: {type(exc).__name__}"

@@ -417,7 +417,9 @@ class Settings(BaseSettings):
                 env[key] = str(value)
         for name, value in self.rooms.model_dump().items():
             room_key = "TURN_TIMERS" if name == "turn_timer_choices" else name.upper()
-            env[f"PYRUMMY_ROOM_{room_key}"] = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            env[f"PYRUMMY_ROOM_{room_key}"] = (
+                ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            )
         return env
 
 

@@ -30,7 +30,6 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SqlTimeoutError
 
@@ -44,8 +43,8 @@ from pyrummy.server.botpool import BotPool, fallback_move
 from pyrummy.server.eager import start_now
 from pyrummy.server.settings import Lifecycle
 from pyrummy.server.storage import (
-    ACTIONS_TABLE,
-    TABLES_TABLE,
+    CLOSED,
+    QUARANTINED,
     ActionConflict,
     SeatSpec,
     Store,
@@ -65,10 +64,6 @@ QUEUE_LIMIT = 500
 #: The bots a table on the web may seat: the difficulties people choose from,
 #: and the random player (names of :data:`pyrummy.bots.BOT_NAMES`).
 WEB_BOTS: Final = (*DIFFICULTIES, "random")
-#: The status of a stored table that could not be loaded (set aside, not deleted).
-QUARANTINED = "broken"
-#: The status of a table closed because its people left (not resumed at start).
-CLOSED = "closed"
 
 
 class TableError(Exception):
@@ -701,12 +696,7 @@ class TableManager:
 
     async def close(self, table: LiveTable) -> None:
         """Close an abandoned table: marked in storage, its bots and sockets stopped."""
-        async with self.store.transaction() as connection:
-            await connection.execute(
-                update(TABLES_TABLE)
-                .where(TABLES_TABLE.c.id == table.table_id, TABLES_TABLE.c.status == "live")
-                .values(status=CLOSED)
-            )
+        await self.store.close_table(table.table_id)
         self.tables.pop(table.table_id, None)
         await table.stop(reason="table.closed")
         if self.cluster is not None:
@@ -721,32 +711,12 @@ class TableManager:
         people), so it is closed without being replayed.
         """
         cutoff = (time.time() if now is None else now) - self.lifecycle.abandon_after
-        recent = (
-            select(ACTIONS_TABLE.c.table_id)
-            .where(ACTIONS_TABLE.c.table_id == TABLES_TABLE.c.id, ACTIONS_TABLE.c.at >= cutoff)
-            .exists()
-        )
-        async with self.store.transaction() as connection:
-            result = await connection.execute(
-                update(TABLES_TABLE)
-                .where(
-                    TABLES_TABLE.c.status == "live",
-                    TABLES_TABLE.c.created_at < cutoff,
-                    ~recent,
-                )
-                .values(status=CLOSED)
-            )
-        return int(result.rowcount or 0)
+        return await self.store.close_abandoned(cutoff)
 
     async def quarantine(self, table_id: str) -> None:
         """Mark the table unloadable so that no start tries it again (kept for study)."""
         try:
-            async with self.store.transaction() as connection:
-                await connection.execute(
-                    update(TABLES_TABLE)
-                    .where(TABLES_TABLE.c.id == table_id)
-                    .values(status=QUARANTINED)
-                )
+            await self.store.quarantine(table_id)
         except Exception:
             log.exception("table %s: could not be marked quarantined", table_id)
 

@@ -39,13 +39,7 @@ from typing import Any
 
 import psycopg
 from sqlalchemy import (
-    BigInteger,
     Connection,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
     event,
     func,
     insert,
@@ -59,48 +53,19 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-from pyrummy.server.pg_direct import DirectPool, conninfo
-from pyrummy.server.sqlite_writer import SqliteWriter, sqlite_file_of
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class TableRow(Base):
-    __tablename__ = "tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    created_at: Mapped[float] = mapped_column(Float)
-    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    preset: Mapped[str] = mapped_column(String(32))
-    options_json: Mapped[str] = mapped_column(Text)
-    seats_json: Mapped[str] = mapped_column(Text)
-    token_digests_json: Mapped[str] = mapped_column(Text)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    first_dealer: Mapped[int] = mapped_column(Integer)
-    bot_delay: Mapped[float] = mapped_column(Float)
-    status: Mapped[str] = mapped_column(String(8), index=True)
-    result_json: Mapped[str | None] = mapped_column(Text, nullable=True)
-    # Per human seat, how many finished deals that person has seen the
-    # showdown of ("Next deal"): so a restart shows exactly what they saw.
-    acknowledged_json: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(String(200))
-    at: Mapped[float] = mapped_column(Float)
-
+from pyrummy.server.storage.pg_direct import DirectPool, conninfo
+from pyrummy.server.storage.schema import (
+    ACTIONS_TABLE,
+    CLOSED,
+    LIVE,
+    QUARANTINED,
+    TABLES_TABLE,
+    ActionRow,
+    TableRow,
+)
+from pyrummy.server.storage.sqlite_writer import SqliteWriter, sqlite_file_of
 
 #: The advisory lock held while the schema is upgraded (PostgreSQL).
 MIGRATION_LOCK = 0x7079_7275_6D6D_79  # "pyrummy"
@@ -110,9 +75,6 @@ NOTIFY_CHANNEL = "pyrummy"
 ACKNOWLEDGED = "ack"
 #: ``table:claim``: a process used by the table's person asks its owner to hand it over.
 CLAIM = "claim"
-#: The tables as Core objects, for the statements on the hot path of play.
-ACTIONS_TABLE = Base.metadata.tables["actions"]
-TABLES_TABLE = Base.metadata.tables["tables"]
 
 
 @dataclass(frozen=True)
@@ -481,6 +443,81 @@ class Store:
                 )
                 for row, n in rows
             ]
+
+    async def close_table(self, table_id: str) -> None:
+        """Mark a live table closed (its people left it)."""
+        async with self.transaction() as connection:
+            await connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table_id, TABLES_TABLE.c.status == LIVE)
+                .values(status=CLOSED)
+            )
+
+    async def close_abandoned(self, cutoff: float) -> int:
+        """Close the live tables created before ``cutoff`` with no action since;
+        returns how many."""
+        recent = (
+            select(ACTIONS_TABLE.c.table_id)
+            .where(ACTIONS_TABLE.c.table_id == TABLES_TABLE.c.id, ACTIONS_TABLE.c.at >= cutoff)
+            .exists()
+        )
+        async with self.transaction() as connection:
+            result = await connection.execute(
+                update(TABLES_TABLE)
+                .where(
+                    TABLES_TABLE.c.status == LIVE,
+                    TABLES_TABLE.c.created_at < cutoff,
+                    ~recent,
+                )
+                .values(status=CLOSED)
+            )
+        return int(result.rowcount or 0)
+
+    async def quarantine(self, table_id: str) -> None:
+        """Mark the table unloadable so that no start tries it again (kept for study)."""
+        async with self.transaction() as connection:
+            await connection.execute(
+                update(TABLES_TABLE).where(TABLES_TABLE.c.id == table_id).values(status=QUARANTINED)
+            )
+
+    async def table_meta(self, table_id: str) -> tuple[dict[int, int], float] | None:
+        """A table's acknowledged showdowns (seat: deals) and bot pause, as stored."""
+        async with self.read() as connection:
+            row = (
+                await connection.execute(
+                    select(TABLES_TABLE.c.acknowledged_json, TABLES_TABLE.c.bot_delay).where(
+                        TABLES_TABLE.c.id == table_id
+                    )
+                )
+            ).first()
+        if row is None:
+            return None
+        acknowledged = {int(k): int(v) for k, v in json.loads(row[0] or "{}").items()}
+        return acknowledged, float(row[1])
+
+    async def last_action_at(self, table_id: str, not_seat: int | None = None) -> float | None:
+        """When the table's last action (by a seat other than ``not_seat``) was stored."""
+        query = select(func.max(ACTIONS_TABLE.c.at)).where(ACTIONS_TABLE.c.table_id == table_id)
+        if not_seat is not None:
+            query = query.where(ACTIONS_TABLE.c.seat != not_seat)
+        async with self.transaction() as connection:
+            value = await connection.scalar(query)
+        return None if value is None else float(value)
+
+    async def try_write(self) -> None:
+        """Raise unless the database takes a write now (a no-op update of one
+        row, rolled back; with no table yet, a read is all there is to try)."""
+        async with self.engine.connect() as connection:
+            transaction = await connection.begin()
+            try:
+                await connection.execute(
+                    text(
+                        "UPDATE tables SET status = status"
+                        " WHERE id = (SELECT id FROM tables LIMIT 1)"
+                    )
+                )
+            finally:
+                await transaction.rollback()
 
     async def close(self) -> None:
         await self._appends.drain()

@@ -1,0 +1,72 @@
+"""Durable storage: every SQL statement of the server and the one schema they use.
+
+* :mod:`~pyrummy.server.storage.schema` — the tables (one MetaData);
+* :mod:`~pyrummy.server.storage.store` — tables of play and their actions
+  (SQLAlchemy 2 asyncio; SQLite by default, PostgreSQL by URL);
+* :mod:`~pyrummy.server.storage.rooms` — rooms, presence and chat;
+* :mod:`~pyrummy.server.storage.coordination` — PostgreSQL's advisory locks
+  and notifications between server processes;
+* :mod:`~pyrummy.server.storage.sqlite_writer` and
+  :mod:`~pyrummy.server.storage.pg_direct` — the hot path of play, straight on
+  each driver.
+
+The rest of the server calls these; none of it writes SQL.
+"""
+
+from pyrummy.server.storage.schema import (
+    ACTIONS_TABLE,
+    CLOSED,
+    LIVE,
+    OVER,
+    QUARANTINED,
+    TABLES_TABLE,
+    ActionRow,
+    Base,
+    TableRow,
+)
+from pyrummy.server.storage.store import (
+    ACKNOWLEDGED,
+    CLAIM,
+    NOTIFY_CHANNEL,
+    ActionConflict,
+    SeatSpec,
+    Store,
+    StoredAction,
+    StoredTable,
+    TableSpec,
+    _Append,
+    async_url,
+    default_url,
+    make_engine,
+    notice_of,
+    parse_acknowledgement,
+    parse_notice,
+)
+
+__all__ = [
+    "ACKNOWLEDGED",
+    "ACTIONS_TABLE",
+    "CLAIM",
+    "CLOSED",
+    "LIVE",
+    "NOTIFY_CHANNEL",
+    "OVER",
+    "QUARANTINED",
+    "TABLES_TABLE",
+    "ActionConflict",
+    "ActionRow",
+    "Base",
+    "SeatSpec",
+    "Store",
+    "StoredAction",
+    "StoredTable",
+    "TableRow",
+    "TableSpec",
+    "_Append",
+    "async_url",
+    "default_url",
+    "make_engine",
+    "notice_of",
+    "parse_acknowledgement",
+    "parse_notice",
+]
