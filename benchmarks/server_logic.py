@@ -46,7 +46,7 @@ import httpx
 MODES = ("served", "no-events", "storage-inline", "no-storage")
 #: ``--breakdown``: the event's parts timed in the flow (module, function).
 TIMED = (
-    ("pyrummy.server.app", "event_with_state_json"),
+    ("pyrummy.server.play", "event_with_state_json"),
     ("pyrummy.server.views", "seat_state"),
     ("pyrummy.server.views", "observation_dict"),
     ("pyrummy.server.views", "arrangement_dict"),

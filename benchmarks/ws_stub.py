@@ -54,13 +54,13 @@ from fastapi import FastAPI, Request, Response, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from pyrummy.cli.cmd_serve import WS_MAX_FRAME
-from pyrummy.server.app import BodyLimit, JSONBytes
 from pyrummy.server.connections import uvicorn_http, uvicorn_ws
 from pyrummy.server.ratelimit import ClientCounter, RateLimit, RateLimits
 from pyrummy.server.schemas import CreateTable
-from pyrummy.server.security import CatchAll, SecurityHeaders, WebSocketOrigins
+from pyrummy.server.security import BodyLimit, CatchAll, SecurityHeaders, WebSocketOrigins
 from pyrummy.server.storage import Base
 from pyrummy.server.storage.sqlite_writer import SqliteWriter
+from pyrummy.server.views import JSONBytes
 
 #: Mean characters of an event of the real server at load.py's default table
 #: (Knock Rummy, a person and two easy bots), as load.py reported it.

@@ -41,12 +41,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import psycopg
 
 from pyrummy.server.storage import (
     CLAIM,
+    OVER,
     Store,
     StoredAction,
     coordination,
@@ -54,7 +56,14 @@ from pyrummy.server.storage import (
     parse_notice,
 )
 from pyrummy.server.storage.pg_direct import conninfo
-from pyrummy.server.tables import LiveTable, TableError, TableManager
+from pyrummy.server.tables import (
+    DEFAULT_BOT,
+    LiveTable,
+    TableError,
+    TableManager,
+    bot_seed,
+    resigned_seat,
+)
 
 log = logging.getLogger("pyrummy.server")
 
@@ -73,19 +82,37 @@ async def catch_up(table: LiveTable, store: Store) -> int:
     return taken
 
 
-async def refresh_meta(table: LiveTable, store: Store) -> None:
-    """Take the acknowledged showdowns and the bot pause another process stored."""
+async def refresh_meta(
+    table: LiveTable, store: Store, seat_bot: Callable[[LiveTable, int, Any], None] | None = None
+) -> None:
+    """Take what another process stored of a table besides its actions: the
+    acknowledged showdowns, the bot pause, a resignation, a bot taking a
+    person's seat (seated through ``seat_bot``)."""
     meta = await store.table_meta(table.table_id)
     if meta is None:
         return
     import dataclasses
 
-    acknowledged, bot_delay = meta
     finished = len(table.match.finished_deals)
-    table.awaiting = {s for s in table.awaiting if acknowledged.get(s, 0) < finished}
-    if bot_delay != table.bot_delay:
-        table.bot_delay = bot_delay
+    table.awaiting = {s for s in table.awaiting if meta.acknowledged.get(s, 0) < finished}
+    if meta.bot_delay != table.bot_delay:
+        table.bot_delay = meta.bot_delay
         table.spec = dataclasses.replace(table.spec, bot_delay=table.bot_delay)
+    if meta.status == OVER and not table.is_over:
+        table.resigned = resigned_seat(meta.result)
+    if meta.seats != table.spec.seats:
+        replaced = [
+            seat
+            for seat, (now, before) in enumerate(zip(meta.seats, table.spec.seats, strict=True))
+            if now.kind == "bot" and before.kind == "human"
+        ]
+        table.take_seats(meta.seats, meta.token_digests)
+        for seat in replaced:
+            bot = table.bot_factory(
+                meta.seats[seat].bot or DEFAULT_BOT, bot_seed(table.spec.seed, seat)
+            )
+            if seat_bot is not None:
+                seat_bot(table, seat, bot)
     if table.on_change is not None:
         table.on_change(table, None)
 
@@ -173,6 +200,14 @@ class Cluster:
         # What was stored between its load and now was announced while it
         # was not listed here yet: read it.
         self.notified(table.table_id, "actions")
+
+    def seat_bot(self, table: LiveTable, seat: int, bot: Any) -> None:
+        """A bot now plays ``seat``: it plays here if this process plays the
+        table's bots, else it waits with them (see :meth:`take_over`)."""
+        if table.table_id in self._owned:
+            table.bots[seat] = bot
+        else:
+            self._idle_bots.setdefault(table.table_id, {})[seat] = bot
 
     async def release(self, table_id: str) -> None:
         """The table left this process's memory: another process may play its bots."""
@@ -325,7 +360,7 @@ class Cluster:
                             await catch_up(table, self.store)
                         acks = self._acks.pop(table_id, {})
                         if "meta" in pending or not self._take_acks(table, acks):
-                            await refresh_meta(table, self.store)
+                            await refresh_meta(table, self.store, self.seat_bot)
                     table.wake_bots()
                 except Exception:
                     log.exception("table %s: catching up with another process failed", table_id)

@@ -15,7 +15,7 @@ person's round trip at once. Two measurements say which:
 (:func:`gc.freeze`) and the youngest generation is collected less often, so
 full collections are rarer and walk fewer objects.
 
-Both are shown at ``GET /api/health/loop`` (:func:`loop_router`) and summed up
+Both are shown at ``GET /api/health/loop`` (:mod:`pyrummy.server.api.health`) and summed up
 under ``"loop"`` in ``GET /api/health``.
 """
 
@@ -28,11 +28,8 @@ import math
 import os
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Query
+from typing import Any
 
 from pyrummy.server.settings import (
     GC_REFREEZE_ENV,
@@ -344,20 +341,3 @@ class Refreezer(GcHook):
             gc.collect()
         gc.freeze()
         self.freezes += 1
-
-
-def loop_router(stats: Callable[[], LoopStats]) -> APIRouter:
-    """``GET /api/health/loop``: the event loop's lag and the GC's pauses, as JSON."""
-    router = APIRouter(tags=["meta"])
-
-    @router.get("/api/health/loop")
-    async def loop_health(
-        window: Annotated[float, Query(ge=1, le=300)] = DEFAULT_WINDOW,
-    ) -> dict[str, Any]:
-        """How late the event loop woke over the last ``window`` seconds (p50,
-        p99, max; and the worst since start) and the garbage collector's pauses
-        per generation (counts and totals since start, the longest in the window
-        and since start)."""
-        return stats().snapshot(window)
-
-    return router

@@ -170,6 +170,29 @@ class Rooms:
             raise TableError(404, "room.not_found", code=code)
         return _row_to_room(row)
 
+    async def by_table_or_none(self, table_id: str) -> Room | None:
+        """The room whose table (now or earlier: "play again") is ``table_id``, if any."""
+        if not re.fullmatch(r"[0-9a-f]{1,32}", table_id):
+            return None
+        row = await self.rows.row_of_table(table_id)
+        return None if row is None else _row_to_room(row)
+
+    async def seat_taken_by_bot(self, table_id: str, seat: int, level: str) -> None:
+        """A person resigned at the room's table and a bot of ``level`` plays
+        their seat: the room shows the bot, and the token no longer holds the
+        seat here either (a new match of the room keeps the bot)."""
+        for _attempt in range(5):
+            room = await self.by_table_or_none(table_id)
+            if room is None or room.table_id != table_id:
+                return
+            room.seats[seat] = RoomSeat(BOT, level)
+            room.away.discard(seat)
+            try:
+                await self._save(room)
+            except TableError:  # changed meanwhile (a poll): read it again
+                continue
+            return
+
     async def by_table(self, table_id: str) -> Room:
         """The room whose table (now or earlier: "play again") is ``table_id``."""
         if not re.fullmatch(r"[0-9a-f]{1,32}", table_id):

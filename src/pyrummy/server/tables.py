@@ -44,6 +44,8 @@ from pyrummy.server.eager import start_now
 from pyrummy.server.settings import Lifecycle
 from pyrummy.server.storage import (
     CLOSED,
+    LIVE,
+    OVER,
     QUARANTINED,
     ActionConflict,
     SeatSpec,
@@ -64,6 +66,8 @@ QUEUE_LIMIT = 500
 #: The bots a table on the web may seat: the difficulties people choose from,
 #: and the random player (names of :data:`pyrummy.bots.BOT_NAMES`).
 WEB_BOTS: Final = (*DIFFICULTIES, "random")
+#: The bot a seat gets when none is named (a new table's opponents, a hint).
+DEFAULT_BOT: Final = "medium"
 
 
 class TableError(Exception):
@@ -75,6 +79,16 @@ class TableError(Exception):
         self.status = status
         self.key = key
         self.params = params
+
+
+def resigned_seat(result: dict[str, Any] | None) -> int | None:
+    """The seat that resigned, in a stored result (None: the match was played out).
+
+    >>> resigned_seat({"winners": [1], "resigned": 0}), resigned_seat({"winners": [1]})
+    (0, None)
+    """
+    seat = (result or {}).get("resigned")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 def token_digest(token: str) -> str:
@@ -201,17 +215,24 @@ class LiveTable:
     ) -> None:
         self.spec = stored.spec
         self.store = store
+        self.bot_factory = bot_factory
         self.token_digests = stored.token_digests
         self.bot_delay = stored.spec.bot_delay
         self.rules = rules_of(self.spec)
         self.match = build_match(self.spec, stored.actions)
         self.actions: list[StoredAction] = list(stored.actions)
         self.bots = {
-            seat: bot_factory(spec.bot or "medium", bot_seed(self.spec.seed, seat))
+            seat: bot_factory(spec.bot or DEFAULT_BOT, bot_seed(self.spec.seed, seat))
             for seat, spec in enumerate(self.spec.seats)
             if spec.kind == "bot"
         }
         self.humans = [i for i, s in enumerate(self.spec.seats) if s.kind == "human"]
+        #: The seat that gave the match up (which ended it then), if one did.
+        self.resigned = (
+            resigned_seat(stored.result)
+            if stored.status == OVER and not self.match.is_over
+            else None
+        )
         # People still looking at the last showdown; bots wait for them. A
         # person has moved on once they pressed "Next deal" (stored) or played
         # in the new deal; bots only play on when nobody is waiting.
@@ -248,7 +269,13 @@ class LiveTable:
 
     @property
     def is_over(self) -> bool:
-        return self.match.is_over
+        """Played out, or given up by a seat."""
+        return self.resigned is not None or self.match.is_over
+
+    @property
+    def status(self) -> str:
+        """``over`` or ``live``, as stored."""
+        return OVER if self.is_over else LIVE
 
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat this token plays; ``TableError`` when it plays none here."""
@@ -269,7 +296,7 @@ class LiveTable:
         ``RummyError`` (unreadable or illegal action); nothing changes then.
         Call with :attr:`lock` held.
         """
-        if self.match.is_over:
+        if self.is_over:
             raise TableError(409, "match.over")
         current = self.match.current_seat
         if current != seat:
@@ -379,6 +406,48 @@ class LiveTable:
         self.spec = dataclasses.replace(self.spec, bot_delay=delay)
         self._publish(None)
 
+    # -- resigning -------------------------------------------------------------------
+    async def resign(self, seat: int) -> None:
+        """``seat`` gives the match up: it ends now, lost by that seat (every
+        other seat wins). Stored, then published. Call with :attr:`lock` held."""
+        if self.is_over:
+            raise TableError(409, "match.over")
+        result = self.result() | {
+            "winners": [s for s in range(len(self.spec.seats)) if s != seat],
+            "resigned": seat,
+        }
+        if not await self.store.resign(self.table_id, result):
+            raise TableError(409, "match.over")
+        self.resigned = seat
+        self.awaiting = set()
+        self._publish(None)
+
+    async def hand_to_bot(self, seat: int, level: str) -> Any:
+        """A bot of ``level`` plays ``seat`` from now on and its token plays
+        nothing any more. Stored, then published; returns the new bot (the
+        caller seats it: see :meth:`TableManager.resign`). Call with
+        :attr:`lock` held."""
+        if self.is_over:
+            raise TableError(409, "match.over")
+        person = self.spec.seats[seat]
+        # The person's name stays: the record's players do not change mid-match.
+        seats = list(self.spec.seats)
+        seats[seat] = SeatSpec("bot", level, person.name or seat_name(person, seat, seats))
+        digests = list(self.token_digests)
+        digests[seat] = None
+        if not await self.store.replace_seats(self.table_id, seats, digests):
+            raise TableError(409, "match.over")
+        self.take_seats(seats, digests)
+        return self.bot_factory(level, bot_seed(self.spec.seed, seat))
+
+    def take_seats(self, seats: list[SeatSpec], token_digests: list[str | None]) -> None:
+        """Who sits where, as stored (by this process or another)."""
+        self.spec = dataclasses.replace(self.spec, seats=seats)
+        self.token_digests = token_digests
+        self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
+        self.awaiting &= set(self.humans)
+        self._publish(None)
+
     def result(self, match: Match | None = None) -> dict[str, Any]:
         match = match or self.match
         standings = match.standings
@@ -440,7 +509,7 @@ class LiveTable:
     # -- bots -------------------------------------------------------------------
     def bot_to_move(self) -> int | None:
         seat = self.match.current_seat
-        if seat is None or seat not in self.bots or self.awaiting:
+        if seat is None or self.resigned is not None or seat not in self.bots or self.awaiting:
             return None
         return seat
 
@@ -662,6 +731,33 @@ class TableManager:
         if seq is not None and seq != table.seq:
             raise TableError(409, "seat.stale", seq=table.seq)
         return await table.apply(seat, text)
+
+    async def resign(self, table: LiveTable, seat: int) -> str | None:
+        """``seat`` gives the match up. With other people at the table a bot
+        (the table's first bot's level, else the default) plays the seat to
+        the end; alone against bots, the match ends, lost. Returns the
+        level of the bot that took the seat (None: the match ended)."""
+        async with table.lock:
+            if table.is_over:
+                raise TableError(409, "match.over")
+            if [person for person in table.humans if person != seat]:
+                level = next((s.bot for s in table.spec.seats if s.kind == "bot"), None)
+                level = level or DEFAULT_BOT
+                bot = await table.hand_to_bot(seat, level)
+                self.seat_bot(table, seat, bot)
+            else:
+                await table.resign(seat)
+                level = None
+        table.wake_bots()
+        return level
+
+    def seat_bot(self, table: LiveTable, seat: int, bot: Any) -> None:
+        """A bot now plays ``seat``: here, or (another process plays this table's
+        bots) wherever the table's bots are played."""
+        if self.cluster is not None:
+            self.cluster.seat_bot(table, seat, bot)
+        else:
+            table.bots[seat] = bot
 
     # -- lifecycle ----------------------------------------------------------------
     def start_sweeping(self) -> None:

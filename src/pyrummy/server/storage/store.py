@@ -60,6 +60,7 @@ from pyrummy.server.storage.schema import (
     ACTIONS_TABLE,
     CLOSED,
     LIVE,
+    OVER,
     QUARANTINED,
     TABLES_TABLE,
     ActionRow,
@@ -125,6 +126,19 @@ class StoredTable:
     acknowledged: dict[int, int] = field(default_factory=dict)
     #: When a person last acted (the newest action of a human seat; 0 without).
     last_human_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class TableMeta:
+    """What of a stored table changes besides its actions: the showdowns each
+    person has seen, the bots' pause, the status and result, who sits where."""
+
+    acknowledged: dict[int, int]
+    bot_delay: float
+    status: str
+    result: dict[str, Any] | None
+    seats: list[SeatSpec]
+    token_digests: list[str | None]
 
 
 def default_url(data_dir: Path) -> str:
@@ -361,6 +375,35 @@ class Store:
             )
             await self._announce(connection, table_id, "meta")
 
+    async def resign(self, table_id: str, result: dict[str, Any]) -> bool:
+        """End a live table now with ``result`` (a seat resigned); False when it
+        was not live any more (over, closed, or resigned already)."""
+        async with self.transaction() as connection:
+            changed = await connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table_id, TABLES_TABLE.c.status == LIVE)
+                .values(status=OVER, finished_at=time.time(), result_json=json.dumps(result))
+            )
+            await self._announce(connection, table_id, "meta")
+        return bool(changed.rowcount == 1)
+
+    async def replace_seats(
+        self, table_id: str, seats: Sequence[SeatSpec], token_digests: Sequence[str | None]
+    ) -> bool:
+        """Change who sits where at a live table (a bot takes a person's seat);
+        False when the table was not live any more."""
+        async with self.transaction() as connection:
+            changed = await connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table_id, TABLES_TABLE.c.status == LIVE)
+                .values(
+                    seats_json=json.dumps([s.to_dict() for s in seats]),
+                    token_digests_json=json.dumps(list(token_digests)),
+                )
+            )
+            await self._announce(connection, table_id, "meta")
+        return bool(changed.rowcount == 1)
+
     async def table_ids(self, status: str | None = None) -> list[str]:
         async with self._sessions() as session:
             query = select(TableRow.id).order_by(TableRow.created_at)
@@ -480,20 +523,32 @@ class Store:
                 update(TABLES_TABLE).where(TABLES_TABLE.c.id == table_id).values(status=QUARANTINED)
             )
 
-    async def table_meta(self, table_id: str) -> tuple[dict[int, int], float] | None:
-        """A table's acknowledged showdowns (seat: deals) and bot pause, as stored."""
+    async def table_meta(self, table_id: str) -> TableMeta | None:
+        """What of a table may change besides its actions, as stored."""
+        columns = TABLES_TABLE.c
         async with self.read() as connection:
             row = (
                 await connection.execute(
-                    select(TABLES_TABLE.c.acknowledged_json, TABLES_TABLE.c.bot_delay).where(
-                        TABLES_TABLE.c.id == table_id
-                    )
+                    select(
+                        columns.acknowledged_json,
+                        columns.bot_delay,
+                        columns.status,
+                        columns.result_json,
+                        columns.seats_json,
+                        columns.token_digests_json,
+                    ).where(columns.id == table_id)
                 )
             ).first()
         if row is None:
             return None
-        acknowledged = {int(k): int(v) for k, v in json.loads(row[0] or "{}").items()}
-        return acknowledged, float(row[1])
+        return TableMeta(
+            acknowledged={int(k): int(v) for k, v in json.loads(row[0] or "{}").items()},
+            bot_delay=float(row[1]),
+            status=row[2],
+            result=json.loads(row[3]) if row[3] else None,
+            seats=[SeatSpec.from_dict(s) for s in json.loads(row[4])],
+            token_digests=json.loads(row[5]),
+        )
 
     async def last_action_at(self, table_id: str, not_seat: int | None = None) -> float | None:
         """When the table's last action (by a seat other than ``not_seat``) was stored."""
