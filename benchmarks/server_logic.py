@@ -129,7 +129,7 @@ async def measure(
     mode: str, tables: int, seconds: float, breakdown: Breakdown | None = None
 ) -> dict[str, Any]:
     from pyrummy.server.app import Settings, create_app
-    from pyrummy.server.ratelimit import RateLimits
+    from pyrummy.server.settings import RateLimits
 
     patch_storage(mode)
     settings = Settings(

@@ -55,9 +55,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from pyrummy.cli.cmd_serve import WS_MAX_FRAME
 from pyrummy.server.connections import uvicorn_http, uvicorn_ws
-from pyrummy.server.ratelimit import ClientCounter, RateLimit, RateLimits
+from pyrummy.server.ratelimit import ClientCounter, RateLimit
 from pyrummy.server.schemas import CreateTable
 from pyrummy.server.security import BodyLimit, CatchAll, SecurityHeaders, WebSocketOrigins
+from pyrummy.server.settings import RateLimits
 from pyrummy.server.storage import Base
 from pyrummy.server.storage.sqlite_writer import SqliteWriter
 from pyrummy.server.views import JSONBytes

@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from pyrummy.server.ratelimit import RateLimits
 from pyrummy.server.rooms import CODE_ALPHABET
-from pyrummy.server.settings import RoomSettings
+from pyrummy.server.settings import RateLimits, RoomSettings
 from test_server_helpers import app_client, headers, state
 
 FAST = RoomSettings(presence_timeout=1.0, tick=3600.0, grace_choices=(2, 120))
@@ -670,3 +669,35 @@ def test_the_keeper_asks_the_database_only_while_a_room_may_be_started(
     steps, asked = tick(time.time() + 31)
     assert steps == 1 and asked >= 1
     assert state(client, table, anna)["observation"]["current_seat"] in (current, 1 - current)
+
+
+def test_a_person_who_resigns_at_a_friends_table_is_replaced_by_a_bot(client: TestClient) -> None:
+    code, table, anna, boris = started_room(client)
+    response = client.post(f"/api/tables/{table}/resign", headers=headers(boris))
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    # The room's bot level takes the seat; the match goes on for Anna.
+    assert answer["resignation"] == {"seat": 1, "ended": False, "bot": "easy"}
+    assert answer["over"] is False and answer["seat"] is None
+    assert answer["table"]["seats"][1]["kind"] == "bot"
+    # Boris's token plays nothing any more, at the table or in the room.
+    assert state(client, table, anna)["seat"] == 0
+    refused(client.get(f"/api/tables/{table}/state", headers=headers(boris)), 403, "seat.token_bad")
+    refused(
+        client.post(f"/api/tables/{table}/resign", headers=headers(boris)), 403, "seat.token_bad"
+    )
+    seats = room(client, code, anna)["seats"]
+    assert seats[1]["kind"] == "bot" and seats[1]["bot"] == "easy"
+    # The bot plays Boris's turns: Anna plays hers, then the bot its own.
+    while (mine := state(client, table, anna))["observation"]["current_seat"] == 0:
+        played = client.post(
+            f"/api/tables/{table}/actions",
+            json={"action": mine["legal_actions"][0]},
+            headers=headers(anna),
+        )
+        assert played.status_code == 200, played.text
+    deadline = time.monotonic() + 20
+    while state(client, table, anna)["observation"]["current_seat"] == 1:
+        assert time.monotonic() < deadline, "the bot did not play the seat"
+        time.sleep(0.05)
+    assert state(client, table, anna)["over"] is False

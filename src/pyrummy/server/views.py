@@ -306,7 +306,8 @@ def encode(data: Any) -> bytes:
 def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) -> dict[str, Any]:
     match = table.match
     observation = match.observe(seat)
-    my_turn = seat is not None and match.current_seat == seat
+    # A match given up has no move left to anyone, whoever was to play.
+    my_turn = seat is not None and table.resigned is None and match.current_seat == seat
     legal = match.legal_actions() if my_turn else []
     summary_of = (id(table.spec), len(match.finished_deals), match.deal_number, match.is_over)
     if views.match_summary_of != summary_of:
