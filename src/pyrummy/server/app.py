@@ -17,8 +17,8 @@ from typing import Any
 from fastapi import FastAPI
 
 from pyrummy.server.api import health, matches, meta, page, player, rooms, table_socket, tables
+from pyrummy.server.api.description import API_DESCRIPTION
 from pyrummy.server.api.page import static_dir
-from pyrummy.server.api_text import API_DESCRIPTION
 from pyrummy.server.errors import add_error_handlers
 from pyrummy.server.ratelimit import RateLimit
 from pyrummy.server.security import BodyLimit, CatchAll, SecurityHeaders, WebSocketOrigins

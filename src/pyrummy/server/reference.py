@@ -67,7 +67,7 @@ def _socket_html(socket: dict[str, Any]) -> list[str]:
 
 def reference_html(openapi: dict[str, Any], *sockets: dict[str, Any]) -> str:
     """The whole reference as one HTML page: the HTTP operations of ``openapi``,
-    then each of ``sockets`` (see :func:`pyrummy.server.api_text.socket_reference`)."""
+    then each of ``sockets`` (see :func:`pyrummy.server.api.description.socket_reference`)."""
     escape = html.escape
     components = openapi.get("components", {}).get("schemas", {})
     info = openapi.get("info", {})

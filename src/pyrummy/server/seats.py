@@ -3,7 +3,7 @@
 A person's seat (at a table or in a room) is a secret token given once
 (``POST /api/tables``, ``POST /api/rooms``, ``.../join``). :data:`TOKEN_WAYS`
 declares every way a client may present it; :func:`seat_token` reads exactly
-those, and the ``/api`` reference describes exactly those (``api_text``), so
+those, and the ``/api`` reference describes exactly those (``api.description``), so
 the reference cannot offer a way the server refuses. A token in a URL is
 refused (:data:`REFUSED_IN_URL`): URLs end up in logs, histories and referrers.
 """

@@ -632,7 +632,7 @@ class TableManager:
         self.lifecycle = lifecycle or Lifecycle()
         self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
-        #: Set by ``cluster.Cluster`` when other processes share the database (B).
+        #: Set by ``cluster.Cluster`` when other processes share the database.
         self.cluster: Any = None
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
 

@@ -20,7 +20,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pyrummy.server.api_text import socket_reference
+from pyrummy.server.api.description import socket_reference
 from pyrummy.server.reference import REFERENCE_CSS, REFERENCE_CSS_PATH, reference_html
 
 #: Browsers keep the files and revalidate them by ETag on every use.
