@@ -193,15 +193,6 @@ class Rooms:
                 continue
             return
 
-    async def by_table(self, table_id: str) -> Room:
-        """The room whose table (now or earlier: "play again") is ``table_id``."""
-        if not re.fullmatch(r"[0-9a-f]{1,32}", table_id):
-            raise TableError(404, "room.not_found", code=table_id[:12])
-        row = await self.rows.row_of_table(table_id)
-        if row is None:
-            raise TableError(404, "room.not_found", code=table_id[:12])
-        return _row_to_room(row)
-
     async def _save(self, room: Room, **changes: Any) -> None:
         """Store ``room``'s seats and away marks (and ``changes``) if nobody changed
         it meanwhile; 409 otherwise (the caller reloads and the person retries)."""
