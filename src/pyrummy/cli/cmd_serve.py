@@ -30,16 +30,23 @@ def register(subparsers: Any) -> None:
         description="Run the web game: play Knock Rummy, Rummy, Gin and more against bots.",
     )
     parser.set_defaults(func=run)
+    add_setting_flags(parser)
+
+
+def add_setting_flags(parser: Any, names: tuple[str, ...] | None = None) -> None:
+    """The server's settings (those of ``names``, default all) as flags of ``parser``."""
     try:
         from pyrummy.server.settings import cli_flags
     except (ImportError, MissingExtraError):  # no web extra: run() says which
         return
     groups: dict[str, Any] = {"": parser}
     for _section, name, info, flag in cli_flags():
-        if flag.group not in groups:
+        if names is not None and name not in names:
+            continue
+        if flag.group not in groups and names is None:
             title = f"{flag.group} (for a public server)" if flag.group == "limits" else flag.group
             groups[flag.group] = parser.add_argument_group(title)
-        _add_flag(groups[flag.group], name, info, flag)
+        _add_flag(groups.get(flag.group, parser), name, info, flag)
 
 
 def _add_flag(group: Any, name: str, info: Any, flag: Any) -> None:
