@@ -650,6 +650,7 @@ def test_a_resignation_and_a_bot_taking_a_seat_reach_the_other_process(
     resigned person's token."""
     import asyncio
 
+    from pyrummy.server.resign import resign
     from pyrummy.server.storage import SeatSpec
     from pyrummy.server.tables import TableError, new_table_spec
 
@@ -662,7 +663,7 @@ def test_a_resignation_and_a_bot_taking_a_seat_reach_the_other_process(
             alone = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("bot", "easy")], 9.0)
             _, alone_tokens = await manager_a.create(alone)
             alone_b = await manager_b.get(alone.table_id)
-            await manager_a.resign(manager_a.tables[alone.table_id], 0)
+            await resign(manager_a, manager_a.tables[alone.table_id], 0)
             async with asyncio.timeout(5):
                 while not alone_b.is_over:
                     await asyncio.sleep(0.01)
@@ -672,7 +673,7 @@ def test_a_resignation_and_a_bot_taking_a_seat_reach_the_other_process(
             pair = new_table_spec("knock", {}, people, 9.0)
             _, tokens = await manager_a.create(pair)
             pair_b = await manager_b.get(pair.table_id)
-            assert await manager_a.resign(manager_a.tables[pair.table_id], 1) == "easy"
+            assert await resign(manager_a, manager_a.tables[pair.table_id], 1) == "easy"
             async with asyncio.timeout(5):
                 while pair_b.spec.seats[1].kind != "bot":
                     await asyncio.sleep(0.01)

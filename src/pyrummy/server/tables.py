@@ -344,7 +344,7 @@ class LiveTable:
             self.awaiting = set(self.humans)
         elif seat in self.awaiting:
             self.awaiting.discard(seat)
-        self._publish(stored)
+        self.publish(stored)
         return stored
 
     def take_stored(self, stored: StoredAction) -> None:
@@ -361,7 +361,7 @@ class LiveTable:
             self.awaiting.discard(stored.seat)
         if stored.seat in self.humans:  # not abandoned, though the person acts elsewhere
             self.last_human_at = time.time()
-        self._publish(stored)
+        self.publish(stored)
 
     def take_all_stored(self, actions: Sequence[StoredAction]) -> int:
         """:meth:`take_stored` each of ``actions`` that comes next, in order
@@ -390,7 +390,7 @@ class LiveTable:
             for stored in fresh.actions[len(known) :]:
                 self.take_stored(stored)
         else:  # (should not happen) subscribers get the state as stored
-            self._publish(None)
+            self.publish(None)
 
     async def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
@@ -398,55 +398,22 @@ class LiveTable:
         if seat in self.awaiting:
             await self.store.set_acknowledged(self.table_id, seat, len(self.match.finished_deals))
         self.awaiting.discard(seat)
-        self._publish(None)
+        self.publish(None)
 
     async def set_bot_delay(self, delay: float) -> None:
         await self.store.set_bot_delay(self.table_id, delay)
         self.bot_delay = delay
         self.spec = dataclasses.replace(self.spec, bot_delay=delay)
-        self._publish(None)
+        self.publish(None)
 
-    # -- resigning -------------------------------------------------------------------
-    async def resign(self, seat: int) -> None:
-        """``seat`` gives the match up: it ends now, lost by that seat (every
-        other seat wins). Stored, then published. Call with :attr:`lock` held."""
-        if self.is_over:
-            raise TableError(409, "match.over")
-        result = self.result() | {
-            "winners": [s for s in range(len(self.spec.seats)) if s != seat],
-            "resigned": seat,
-        }
-        if not await self.store.resign(self.table_id, result):
-            raise TableError(409, "match.over")
-        self.resigned = seat
-        self.awaiting = set()
-        self._publish(None)
-
-    async def hand_to_bot(self, seat: int, level: str) -> Any:
-        """A bot of ``level`` plays ``seat`` from now on and its token plays
-        nothing any more. Stored, then published; returns the new bot (the
-        caller seats it: see :meth:`TableManager.resign`). Call with
-        :attr:`lock` held."""
-        if self.is_over:
-            raise TableError(409, "match.over")
-        person = self.spec.seats[seat]
-        # The person's name stays: the record's players do not change mid-match.
-        seats = list(self.spec.seats)
-        seats[seat] = SeatSpec("bot", level, person.name or seat_name(person, seat, seats))
-        digests = list(self.token_digests)
-        digests[seat] = None
-        if not await self.store.replace_seats(self.table_id, seats, digests):
-            raise TableError(409, "match.over")
-        self.take_seats(seats, digests)
-        return self.bot_factory(level, bot_seed(self.spec.seed, seat))
-
+    # -- who sits where ---------------------------------------------------------------
     def take_seats(self, seats: list[SeatSpec], token_digests: list[str | None]) -> None:
         """Who sits where, as stored (by this process or another)."""
         self.spec = dataclasses.replace(self.spec, seats=seats)
         self.token_digests = token_digests
         self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         self.awaiting &= set(self.humans)
-        self._publish(None)
+        self.publish(None)
 
     def result(self, match: Match | None = None) -> dict[str, Any]:
         match = match or self.match
@@ -483,7 +450,8 @@ class LiveTable:
             "kind": action.kind.name.lower(),
         }
 
-    def _publish(self, stored: StoredAction | None) -> None:
+    def publish(self, stored: StoredAction | None = None) -> None:
+        """Tell the table's subscribers (``on_change``) what changed: ``stored``, or the state."""
         if self.on_change is not None:
             self.on_change(self, stored)
 
@@ -731,33 +699,6 @@ class TableManager:
         if seq is not None and seq != table.seq:
             raise TableError(409, "seat.stale", seq=table.seq)
         return await table.apply(seat, text)
-
-    async def resign(self, table: LiveTable, seat: int) -> str | None:
-        """``seat`` gives the match up. With other people at the table a bot
-        (the table's first bot's level, else the default) plays the seat to
-        the end; alone against bots, the match ends, lost. Returns the
-        level of the bot that took the seat (None: the match ended)."""
-        async with table.lock:
-            if table.is_over:
-                raise TableError(409, "match.over")
-            if [person for person in table.humans if person != seat]:
-                level = next((s.bot for s in table.spec.seats if s.kind == "bot"), None)
-                level = level or DEFAULT_BOT
-                bot = await table.hand_to_bot(seat, level)
-                self.seat_bot(table, seat, bot)
-            else:
-                await table.resign(seat)
-                level = None
-        table.wake_bots()
-        return level
-
-    def seat_bot(self, table: LiveTable, seat: int, bot: Any) -> None:
-        """A bot now plays ``seat``: here, or (another process plays this table's
-        bots) wherever the table's bots are played."""
-        if self.cluster is not None:
-            self.cluster.seat_bot(table, seat, bot)
-        else:
-            table.bots[seat] = bot
 
     # -- lifecycle ----------------------------------------------------------------
     def start_sweeping(self) -> None:

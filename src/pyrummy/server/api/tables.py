@@ -29,6 +29,7 @@ from pyrummy.server.deps import (
     request_language,
 )
 from pyrummy.server.play import continue_deal, play_action
+from pyrummy.server.resign import resign as resign_seat
 from pyrummy.server.schemas import MAX_SEQ, CreateTable, ExplainMeld, PostAction, TableSettings
 from pyrummy.server.seats import TABLE_COOKIE, set_seat_cookie
 from pyrummy.server.storage import SeatSpec
@@ -141,7 +142,7 @@ async def resign(table_id: str, services: ServicesDep, token: SeatToken) -> dict
     tables = services.tables
     table = await tables.get(table_id)
     seat = acting_seat(table, token)
-    level = await tables.resign(table, seat)
+    level = await resign_seat(tables, table, seat)
     if level is not None:
         await services.rooms.seat_taken_by_bot(table_id, seat, level)
     viewer = seat if level is None else None

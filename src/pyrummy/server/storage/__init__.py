@@ -3,6 +3,7 @@
 * :mod:`~pyrummy.server.storage.schema` — the tables (one MetaData);
 * :mod:`~pyrummy.server.storage.store` — tables of play and their actions
   (SQLAlchemy 2 asyncio; SQLite by default, PostgreSQL by URL);
+* :mod:`~pyrummy.server.storage.group_commit` — the actions of many tables in one commit;
 * :mod:`~pyrummy.server.storage.rooms` — rooms, presence and chat;
 * :mod:`~pyrummy.server.storage.coordination` — PostgreSQL's advisory locks
   and notifications between server processes;
@@ -13,6 +14,12 @@
 The rest of the server calls these; none of it writes SQL.
 """
 
+from pyrummy.server.storage.group_commit import (
+    NOTIFY_CHANNEL,
+    ActionConflict,
+    _Append,
+    notice_of,
+)
 from pyrummy.server.storage.schema import (
     ACTIONS_TABLE,
     CLOSED,
@@ -27,19 +34,15 @@ from pyrummy.server.storage.schema import (
 from pyrummy.server.storage.store import (
     ACKNOWLEDGED,
     CLAIM,
-    NOTIFY_CHANNEL,
-    ActionConflict,
     SeatSpec,
     Store,
     StoredAction,
     StoredTable,
     TableMeta,
     TableSpec,
-    _Append,
     async_url,
     default_url,
     make_engine,
-    notice_of,
     parse_acknowledgement,
     parse_notice,
 )

@@ -12,7 +12,7 @@ from typing import Any
 
 import psycopg
 
-from pyrummy.server.storage.store import NOTIFY_CHANNEL
+from pyrummy.server.storage.group_commit import NOTIFY_CHANNEL
 
 Connection = psycopg.AsyncConnection[Any]
 
