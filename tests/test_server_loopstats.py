@@ -16,16 +16,14 @@ from pyrummy.cli.cmd_serve import settings_from
 from pyrummy.cli.main import build_parser
 from pyrummy.core.errors import RummyError
 from pyrummy.server.loopstats import (
-    GC_REFREEZE_ENV,
-    GC_THRESHOLDS_ENV,
     REFREEZE_THAW_EVERY,
-    TUNED_THRESHOLDS,
     GcPauses,
     LagProbe,
     Refreezer,
     gc_thresholds_from_env,
     refreeze_from_env,
 )
+from pyrummy.server.settings import GC_REFREEZE_ENV, GC_THRESHOLDS_ENV, TUNED_THRESHOLDS
 from test_server_helpers import app_client
 
 BLOCK = 0.15
