@@ -115,7 +115,10 @@ class Services:
         self._keeper.start()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         self.loop_stats.start()
-        self._memory_trace = memtrace.start_from_environment()  # a soak's diagnosis; off by default
+        # A soak's diagnosis; off by default.
+        self._memory_trace = memtrace.start(
+            settings.memory_trace, settings.memory_trace_every, settings.memory_trace_frames
+        )
         if settings.tune_gc:
             tune_gc(settings.gc_thresholds)
             if settings.gc_refreeze:

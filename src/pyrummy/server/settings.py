@@ -355,6 +355,12 @@ class Settings(BaseSettings):
     gc_thresholds: Annotated[tuple[int, int, int], NoDecode] = TUNED_THRESHOLDS
     #: With tune_gc: seconds between the thaws of loopstats.Refreezer (0: off).
     gc_refreeze: float = 0.0
+    #: A soak's diagnosis (see :mod:`pyrummy.server.memtrace`): the folder of
+    #: the memory snapshots, seconds between two, and frames kept per
+    #: allocation (0: only the counts of objects by type). Off by default.
+    memory_trace: Path | None = None
+    memory_trace_every: Annotated[float, Field(ge=1)] = 60.0
+    memory_trace_frames: Annotated[int, Field(ge=0, le=100)] = 6
     max_body: Annotated[int, Field(ge=1)] = MAX_BODY
     rooms: RoomSettings = Field(default_factory=RoomSettings)
 
