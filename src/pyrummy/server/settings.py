@@ -36,6 +36,9 @@ GC_REFREEZE_ENV: Final = "PYRUMMY_GC_REFREEZE"
 #: The room choices a creator has unless the environment says otherwise.
 TURN_TIMERS: Final = (0, 30, 60, 120)
 GRACE_CHOICES: Final = (30, 60, 120, 300)
+#: Unfinished tables per client address and on the server, with the rate limits on.
+TABLE_CAP_PER_CLIENT: Final = 10
+TABLE_CAP: Final = 1000
 
 
 @dataclass(frozen=True)
@@ -257,14 +260,18 @@ class Settings(BaseSettings):
         int | None,
         Field(ge=0, le=1_000_000),
         Flag(
-            "unfinished tables one client address may have (0: no cap; 10 with the rate limits)",
+            "unfinished tables one client address may have (0: no cap;"
+            f" {TABLE_CAP_PER_CLIENT} with the rate limits)",
             "limits",
         ),
     ] = None
     max_tables: Annotated[
         int | None,
         Field(ge=0, le=1_000_000),
-        Flag("unfinished tables on the server (0: no cap; 1000 with the rate limits)", "limits"),
+        Flag(
+            f"unfinished tables on the server (0: no cap; {TABLE_CAP} with the rate limits)",
+            "limits",
+        ),
     ] = None
     allow_bot_only: Annotated[
         bool, Flag("allow tables with no person (bots playing each other)", "limits")
@@ -392,14 +399,14 @@ class Settings(BaseSettings):
         """Unfinished tables one client may have (0: no cap)."""
         if self.max_tables_per_client is not None:
             return self.max_tables_per_client
-        return 10 if self.rate_limit == "on" else 0
+        return TABLE_CAP_PER_CLIENT if self.rate_limit == "on" else 0
 
     @property
     def table_cap(self) -> int:
         """Unfinished tables on the whole server (0: no cap)."""
         if self.max_tables is not None:
             return self.max_tables
-        return 1000 if self.rate_limit == "on" else 0
+        return TABLE_CAP if self.rate_limit == "on" else 0
 
     def url(self) -> str:
         """The database: ``database_url``, else the SQLite file under ``data_dir``."""
