@@ -33,7 +33,7 @@ import httpx
 
 from pyrummy.server import views
 from pyrummy.server.app import Settings, create_app
-from pyrummy.server.ratelimit import RateLimits
+from pyrummy.server.settings import RateLimits
 
 
 def best_of(action: Callable[[], object], loops: int, repeats: int) -> float:

@@ -46,7 +46,7 @@ import httpx
 MODES = ("served", "no-events", "storage-inline", "no-storage")
 #: ``--breakdown``: the event's parts timed in the flow (module, function).
 TIMED = (
-    ("pyrummy.server.app", "event_with_state_json"),
+    ("pyrummy.server.play", "event_with_state_json"),
     ("pyrummy.server.views", "seat_state"),
     ("pyrummy.server.views", "observation_dict"),
     ("pyrummy.server.views", "arrangement_dict"),
@@ -102,7 +102,7 @@ class Breakdown:
 
 def patch_storage(mode: str) -> None:
     """The diagnosis modes' SQLite writer: inline in the loop, or none."""
-    from pyrummy.server import sqlite_writer
+    from pyrummy.server.storage import sqlite_writer
 
     def inline(self: Any, work: Callable[[], None]) -> asyncio.Future[None]:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -129,7 +129,7 @@ async def measure(
     mode: str, tables: int, seconds: float, breakdown: Breakdown | None = None
 ) -> dict[str, Any]:
     from pyrummy.server.app import Settings, create_app
-    from pyrummy.server.ratelimit import RateLimits
+    from pyrummy.server.settings import RateLimits
 
     patch_storage(mode)
     settings = Settings(

@@ -1,10 +1,10 @@
 """CPU of one stored action through the SQLite writer thread, against the same write inline.
 
 The server stores each batch of actions in a thread of its own
-(``server/sqlite_writer.py``) so that its event loop never blocks on the
+(``server/storage/sqlite_writer.py``) so that its event loop never blocks on the
 database; under load.py's load a batch is usually one action. This writes
 ``--writes`` single-action batches one after the other through
-:class:`~pyrummy.server.sqlite_writer.SqliteWriter` into a fresh SQLite file
+:class:`~pyrummy.server.storage.sqlite_writer.SqliteWriter` into a fresh SQLite file
 and reports, per write, the CPU of the whole process (both threads), of the
 event loop's thread, and the wall time; ``--mode inline`` runs the same
 write in the loop's thread instead (a diagnosis: what the hop between the
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pyrummy.server.sqlite_writer import SqliteWriter
+from pyrummy.server.storage.sqlite_writer import SqliteWriter
 
 SCHEMA = (
     "CREATE TABLE actions (table_id TEXT, seq INT, seat INT, text TEXT, at REAL,"

@@ -25,7 +25,7 @@ is either
 ``--store sqlite`` adds the one piece of game work every design must keep:
 each move is stored before its event goes out, as the server stores it (a
 row of the real schema in a SQLite file, written by the server's own
-:class:`~pyrummy.server.sqlite_writer.SqliteWriter` in its thread, a table's
+:class:`~pyrummy.server.storage.sqlite_writer.SqliteWriter` in its thread, a table's
 row at its creation); so the stub's CPU per action is then the floor of any
 server on this stack that acknowledges only stored moves.
 
@@ -54,13 +54,14 @@ from fastapi import FastAPI, Request, Response, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from pyrummy.cli.cmd_serve import WS_MAX_FRAME
-from pyrummy.server.app import BodyLimit, JSONBytes
 from pyrummy.server.connections import uvicorn_http, uvicorn_ws
-from pyrummy.server.ratelimit import ClientCounter, RateLimit, RateLimits
+from pyrummy.server.ratelimit import ClientCounter, RateLimit
 from pyrummy.server.schemas import CreateTable
-from pyrummy.server.security import CatchAll, SecurityHeaders, WebSocketOrigins
-from pyrummy.server.sqlite_writer import SqliteWriter
+from pyrummy.server.security import BodyLimit, CatchAll, SecurityHeaders, WebSocketOrigins
+from pyrummy.server.settings import RateLimits
 from pyrummy.server.storage import Base
+from pyrummy.server.storage.sqlite_writer import SqliteWriter
+from pyrummy.server.views import JSONBytes
 
 #: Mean characters of an event of the real server at load.py's default table
 #: (Knock Rummy, a person and two easy bots), as load.py reported it.

@@ -607,9 +607,9 @@ def test_a_next_deal_reaches_the_other_process_in_its_notice(
     reads: list[Any] = []
     read_meta = cluster_module.refresh_meta
 
-    async def counted(table: Any, store: Any) -> None:
+    async def counted(table: Any, store: Any, *more: Any) -> None:
         reads.append(table)
-        await read_meta(table, store)
+        await read_meta(table, store, *more)
 
     monkeypatch.setattr(cluster_module, "refresh_meta", counted)
 
@@ -642,12 +642,58 @@ def test_a_next_deal_reaches_the_other_process_in_its_notice(
     asyncio.run(run())
 
 
+def test_a_resignation_and_a_bot_taking_a_seat_reach_the_other_process(
+    postgres_server: str,
+) -> None:
+    """Resigning through process A: process B's copy of a table against bots
+    is over; at a table of two people B's copy seats the bot and refuses the
+    resigned person's token."""
+    import asyncio
+
+    from pyrummy.server.resign import resign
+    from pyrummy.server.storage import SeatSpec
+    from pyrummy.server.tables import TableError, new_table_spec
+
+    url = fresh_postgres_database(postgres_server)
+
+    async def run() -> None:
+        members = await two_cluster_members(url)
+        (_, manager_a, _), (_, manager_b, _) = members
+        try:
+            alone = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("bot", "easy")], 9.0)
+            _, alone_tokens = await manager_a.create(alone)
+            alone_b = await manager_b.get(alone.table_id)
+            await resign(manager_a, manager_a.tables[alone.table_id], 0)
+            async with asyncio.timeout(5):
+                while not alone_b.is_over:
+                    await asyncio.sleep(0.01)
+            assert alone_b.resigned == 0 and alone_b.status == "over"
+
+            people = [SeatSpec("human"), SeatSpec("human"), SeatSpec("bot", "easy")]
+            pair = new_table_spec("knock", {}, people, 9.0)
+            _, tokens = await manager_a.create(pair)
+            pair_b = await manager_b.get(pair.table_id)
+            assert await resign(manager_a, manager_a.tables[pair.table_id], 1) == "easy"
+            async with asyncio.timeout(5):
+                while pair_b.spec.seats[1].kind != "bot":
+                    await asyncio.sleep(0.01)
+            assert not pair_b.is_over and pair_b.humans == [0]
+            with pytest.raises(TableError):
+                pair_b.seat_of_token(tokens[1])
+            assert pair_b.seat_of_token(tokens[0]) == 0
+            assert alone_tokens[0] is not None
+        finally:
+            await stop_members(members)
+
+    asyncio.run(run())
+
+
 def test_the_direct_pool_reuses_connections_and_replaces_a_lost_one(postgres_server: str) -> None:
     import asyncio
 
     import psycopg
 
-    from pyrummy.server.pg_direct import DirectPool
+    from pyrummy.server.storage.pg_direct import DirectPool
 
     url = fresh_postgres_database(postgres_server)
 

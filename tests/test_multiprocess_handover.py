@@ -17,7 +17,7 @@ from test_multiprocess import stop_members, two_cluster_members
 
 
 def short_periods(*managers: Any, seconds: float = 0.3) -> None:
-    from pyrummy.server.tables import Lifecycle
+    from pyrummy.server.settings import Lifecycle
 
     for manager in managers:
         manager.lifecycle = Lifecycle(unload_copies_after=seconds)

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from pyrummy.server.ratelimit import RateLimits
-from pyrummy.server.rooms import CODE_ALPHABET, RoomSettings
+from pyrummy.server.rooms import CODE_ALPHABET
+from pyrummy.server.settings import RateLimits, RoomSettings
 from test_server_helpers import app_client, headers, state
 
 FAST = RoomSettings(presence_timeout=1.0, tick=3600.0, grace_choices=(2, 120))
@@ -414,8 +414,10 @@ def test_play_again_with_the_same_people(client: TestClient) -> None:
 def test_a_table_without_a_room_has_no_room(client: TestClient) -> None:
     response = client.post("/api/tables", json={"bots": ["easy"]})
     table = response.json()["table"]["id"]
-    refused(client.get(f"/api/tables/{table}/room"), 404, "room.not_found")
-    refused(client.get("/api/tables/ab'%25x/room"), 404, "room.not_found")
+    # Every table page asks: a table against bots is answered, not refused.
+    for asked in (f"/api/tables/{table}/room", "/api/tables/ab'%25x/room"):
+        response = client.get(asked)
+        assert response.status_code == 200 and response.json() == {"room": None}
 
 
 def test_room_codes_cannot_be_guessed_fast(tmp_path: Path, db: str | None) -> None:
@@ -555,7 +557,7 @@ def rows(client: TestClient, table: Any, code: str) -> int:
 
 
 def test_chat_keeps_the_newest_messages_of_a_room_only(tmp_path: Path, db: str | None) -> None:
-    from pyrummy.server.rooms import CHAT
+    from pyrummy.server.storage.schema import CHAT
 
     few = RoomSettings(tick=3600.0, chat_kept=3, chat_gap=0.0, chat_burst=100)
     with app_client(tmp_path, database_url=db, rooms=few, bot_workers=0) as client:
@@ -571,7 +573,7 @@ def test_chat_keeps_the_newest_messages_of_a_room_only(tmp_path: Path, db: str |
 
 
 def test_the_keeper_prunes_rooms_that_are_over(client: TestClient) -> None:
-    from pyrummy.server.rooms import CHAT, PRESENCE
+    from pyrummy.server.storage.schema import CHAT, PRESENCE
 
     settings = FAST
     # A waiting room nobody started: closed after a day, its rows deleted.
@@ -607,7 +609,7 @@ def test_the_keeper_prunes_rooms_that_are_over(client: TestClient) -> None:
 
 
 def test_stale_watchers_are_forgotten(client: TestClient) -> None:
-    from pyrummy.server.rooms import PRESENCE
+    from pyrummy.server.storage.schema import PRESENCE
 
     code, _table, anna, _boris = started_room(client)
     client.post(f"/api/rooms/{code}/poll", json={}, headers=headers(anna))
@@ -667,3 +669,35 @@ def test_the_keeper_asks_the_database_only_while_a_room_may_be_started(
     steps, asked = tick(time.time() + 31)
     assert steps == 1 and asked >= 1
     assert state(client, table, anna)["observation"]["current_seat"] in (current, 1 - current)
+
+
+def test_a_person_who_resigns_at_a_friends_table_is_replaced_by_a_bot(client: TestClient) -> None:
+    code, table, anna, boris = started_room(client)
+    response = client.post(f"/api/tables/{table}/resign", headers=headers(boris))
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    # The room's bot level takes the seat; the match goes on for Anna.
+    assert answer["resignation"] == {"seat": 1, "ended": False, "bot": "easy"}
+    assert answer["over"] is False and answer["seat"] is None
+    assert answer["table"]["seats"][1]["kind"] == "bot"
+    # Boris's token plays nothing any more, at the table or in the room.
+    assert state(client, table, anna)["seat"] == 0
+    refused(client.get(f"/api/tables/{table}/state", headers=headers(boris)), 403, "seat.token_bad")
+    refused(
+        client.post(f"/api/tables/{table}/resign", headers=headers(boris)), 403, "seat.token_bad"
+    )
+    seats = room(client, code, anna)["seats"]
+    assert seats[1]["kind"] == "bot" and seats[1]["bot"] == "easy"
+    # The bot plays Boris's turns: Anna plays hers, then the bot its own.
+    while (mine := state(client, table, anna))["observation"]["current_seat"] == 0:
+        played = client.post(
+            f"/api/tables/{table}/actions",
+            json={"action": mine["legal_actions"][0]},
+            headers=headers(anna),
+        )
+        assert played.status_code == 200, played.text
+    deadline = time.monotonic() + 20
+    while state(client, table, anna)["observation"]["current_seat"] == 1:
+        assert time.monotonic() < deadline, "the bot did not play the seat"
+        time.sleep(0.05)
+    assert state(client, table, anna)["over"] is False

@@ -330,7 +330,7 @@ def test_the_matches_total_counts_a_bounded_window(
 ) -> None:
     """The total counts at most COUNT_WINDOW rows past the page: a request's
     cost does not grow with the whole history, and the page knows there is more."""
-    import pyrummy.server.app as app_module
+    import pyrummy.server.api.matches as app_module
 
     for _ in range(4):
         two_people(client)

@@ -18,7 +18,7 @@ from pyrummy.core.observation import Observation
 from pyrummy.core.rules import find_rules
 from pyrummy.server import Settings, create_app
 from pyrummy.server.botpool import INLINE_BUDGET, INLINE_STRIKE_RATE, INLINE_STRIKES, BotPool
-from pyrummy.server.ratelimit import RateLimits
+from pyrummy.server.settings import RateLimits
 from pyrummy.server.storage import SeatSpec
 from test_server_helpers import create, wait_for
 

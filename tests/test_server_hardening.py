@@ -26,8 +26,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from db_fixtures import committed_rows, sync_url
 from pyrummy.server import Settings, create_app
-from pyrummy.server.ratelimit import RateLimits
 from pyrummy.server.security import CONTENT_SECURITY_POLICY
+from pyrummy.server.settings import RateLimits
 from pyrummy.server.storage import Store, async_url
 from test_server_helpers import act, app_client, create, headers, state
 

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from pyrummy.server import Settings, create_app
-from pyrummy.server.ratelimit import RateLimits
+from pyrummy.server.settings import RateLimits
 
 CARD_TOKEN = re.compile(r"^(?:[A2-9TJQK][SHDC]|X[123])$")
 

@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from db_fixtures import committed_rows
-from pyrummy.server.tables import Lifecycle, TableManager
+from pyrummy.server.settings import Lifecycle
+from pyrummy.server.tables import TableManager
 from test_server_helpers import act, app_client, create, headers, state
 
 ONE_PERSON = {"preset": "knock", "bots": ["easy"], "bot_delay": 0}

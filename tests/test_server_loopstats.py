@@ -16,16 +16,14 @@ from pyrummy.cli.cmd_serve import settings_from
 from pyrummy.cli.main import build_parser
 from pyrummy.core.errors import RummyError
 from pyrummy.server.loopstats import (
-    GC_REFREEZE_ENV,
-    GC_THRESHOLDS_ENV,
     REFREEZE_THAW_EVERY,
-    TUNED_THRESHOLDS,
     GcPauses,
     LagProbe,
     Refreezer,
     gc_thresholds_from_env,
     refreeze_from_env,
 )
+from pyrummy.server.settings import GC_REFREEZE_ENV, GC_THRESHOLDS_ENV, TUNED_THRESHOLDS
 from test_server_helpers import app_client
 
 BLOCK = 0.15
@@ -226,6 +224,7 @@ def test_serve_refreezes_only_when_asked(tmp_path: Path, monkeypatch: pytest.Mon
     assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == 0
     monkeypatch.setenv(GC_REFREEZE_ENV, "600")
     assert settings_from(build_parser().parse_args(["serve"])).gc_refreeze == 600
+    monkeypatch.delenv(GC_REFREEZE_ENV)  # an app reads its settings from the environment too
     with app_client(tmp_path, tune_gc=True):
         assert not any(
             getattr(c, "__qualname__", "") == "Refreezer._callback" for c in gc.callbacks

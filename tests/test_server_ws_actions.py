@@ -22,7 +22,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from pyrummy.server.ratelimit import RateLimits
+from pyrummy.server.settings import RateLimits
 from pyrummy.server.ws_actions import MAX_MESSAGE, MAX_REFUSALS, POLICY_CLOSE
 from test_server_helpers import app_client, create, headers, state
 

@@ -1,5 +1,5 @@
 """On a SQLite file the group commit writes through its own thread and sqlite3
-connection (pyrummy.server.sqlite_writer); in memory, through the engine."""
+connection (pyrummy.server.storage.sqlite_writer); in memory, through the engine."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pyrummy.server.sqlite_writer import SqliteWriter, sqlite_file_of
 from pyrummy.server.storage import SeatSpec, Store, TableSpec, _Append
+from pyrummy.server.storage.sqlite_writer import SqliteWriter, sqlite_file_of
 
 
 def spec(table_id: str) -> TableSpec:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-from pathlib import Path
 from typing import Any
+
+from pyrummy.cli.cmd_serve import add_setting_flags
 
 
 def register(subparsers: Any) -> None:
@@ -26,28 +26,16 @@ def register(subparsers: Any) -> None:
         choices=("upgrade", "current"),
         help="upgrade: to the newest schema; current: print the schema revision",
     )
-    parser.add_argument(
-        "--database-url",
-        default=None,
-        help="sqlite:///FILE or postgresql://USER@HOST/DB (default: $DATABASE_URL, else"
-        " the SQLite file under --data-dir)",
-    )
-    parser.add_argument(
-        "--data-dir", type=Path, default=Path("data"), help="folder of the SQLite database"
-    )
+    # The same flags as ``pyrummy serve``'s, from the same declarations.
+    add_setting_flags(parser, ("database_url", "data_dir"))
     parser.set_defaults(func=run)
 
 
 def database_url(args: argparse.Namespace) -> str:
-    from pyrummy.server.storage import default_url
+    """The database as ``pyrummy serve`` would use it with the same flags."""
+    from pyrummy.cli.cmd_serve import settings_from
 
-    if args.database_url:
-        return str(args.database_url)
-    env = os.environ.get("DATABASE_URL")
-    if env:
-        return env
-    args.data_dir.mkdir(parents=True, exist_ok=True)
-    return default_url(args.data_dir)
+    return str(settings_from(args).url())
 
 
 async def _revision(url: str, upgrade: bool) -> str | None:

@@ -3,16 +3,24 @@
 Tables live in a SQLite file under ``--data-dir`` (or the database named by
 the ``DATABASE_URL`` environment variable, e.g. PostgreSQL); unfinished
 tables resume when the server starts again.
+
+Every flag is generated from :class:`pyrummy.server.settings.Settings`: its
+name, bounds, default and help are declared there once. A flag given wins
+over the environment (``PYRUMMY_*``), which wins over the default.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
+import typing
 from typing import Any
 
 from pyrummy.cli.arguments import amount, whole_number
+from pyrummy.extras import MissingExtraError
+
+#: The largest WebSocket frame the server reads from a client (bytes).
+WS_MAX_FRAME = 64 * 1024
 
 
 def register(subparsers: Any) -> None:
@@ -21,239 +29,160 @@ def register(subparsers: Any) -> None:
         help="run the web game",
         description="Run the web game: play Knock Rummy, Rummy, Gin and more against bots.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument(
-        "--port", type=whole_number(0, 65535), default=8000, help="port to listen on"
-    )
-    parser.add_argument(
-        "--data-dir", type=Path, default=Path("data"), help="folder of the SQLite database"
-    )
-    parser.add_argument(
-        "--bot-delay",
-        type=amount("seconds", 0, 10),
-        default=0.8,
-        help="default pause between bot steps, in seconds (each table can change it)",
-    )
-    parser.add_argument(
-        "--allow-seed",
-        action="store_true",
-        help="let new tables choose their seed (tests and demos: the cards become predictable)",
-    )
-    limits = parser.add_argument_group("limits (for a public server)")
-    limits.add_argument(
-        "--rate-limit",
-        choices=("on", "off"),
-        default="on",
-        help="per-client rate limits on table creation, actions and WebSocket connections, and"
-        " the caps on unfinished tables unless given below (off: load tests on loopback)",
-    )
-    limits.add_argument(
-        "--max-tables-per-client",
-        type=whole_number(0, 1_000_000),
-        default=None,
-        help="unfinished tables one client address may have (0: no cap; default 10)",
-    )
-    limits.add_argument(
-        "--max-tables",
-        type=whole_number(0, 1_000_000),
-        default=None,
-        help="unfinished tables on the server (0: no cap; default 1000)",
-    )
-    limits.add_argument(
-        "--allow-bot-only",
-        action="store_true",
-        help="allow tables with no person (bots playing each other)",
-    )
-    limits.add_argument(
-        "--bot-workers",
-        type=whole_number(0, 1_000_000),
-        default=1,
-        help="worker processes for bot decisions (0: a thread of the server; default 1)",
-    )
-    limits.add_argument(
-        "--bot-think-limit",
-        type=amount("seconds", 0.05, 60),
-        default=5.0,
-        help="the longest one bot decision may take, in seconds (then the simple bot moves)",
-    )
-    limits.add_argument(
-        "--abandon-after",
-        type=amount("hours", 0, 24 * 365, above_low=True),
-        default=6.0,
-        metavar="HOURS",
-        help="close a live table when no person acted for this long (default 6 hours)",
-    )
-    limits.add_argument(
-        "--idle-after",
-        type=amount("minutes", 0, 24 * 60, above_low=True),
-        default=10.0,
-        metavar="MINUTES",
-        help="a table nobody watches leaves memory after this long, and comes back from"
-        " storage when asked for (default 10 minutes)",
-    )
-    web = parser.add_argument_group("web security")
-    web.add_argument(
-        "--allowed-origin",
-        action="append",
-        default=[],
-        metavar="URL",
-        help="another origin whose pages may open WebSockets (repeatable; the server's own"
-        " origin always may)",
-    )
-    web.add_argument(
-        "--secure-cookies", action="store_true", help="always mark seat cookies Secure (HTTPS)"
-    )
-    web.add_argument(
-        "--behind-proxy",
-        action="store_true",
-        help="trust X-Forwarded-For/-Proto from --forwarded-allow-ips: client addresses for"
-        " the limits, and Secure cookies for requests that came over HTTPS",
-    )
-    web.add_argument(
-        "--forwarded-allow-ips",
-        default="127.0.0.1",
-        help="the proxies trusted with --behind-proxy (comma-separated, or *)",
-    )
-    storage = parser.add_argument_group("storage and processes")
-    storage.add_argument(
-        "--database-url",
-        default=None,
-        metavar="URL",
-        help="postgresql://USER@HOST/DB or sqlite:///FILE (default: $DATABASE_URL, else the"
-        " SQLite file under --data-dir); the schema is upgraded at start",
-    )
-    storage.add_argument(
-        "--workers",
-        type=whole_number(1, 64),
-        default=1,
-        help="server processes sharing this port (2 or more need PostgreSQL); separate"
-        " `pyrummy serve` processes on one PostgreSQL database also work behind one address",
-    )
-    storage.add_argument(
-        "--worker-healthcheck",
-        type=whole_number(1, 600),
-        default=30,
-        metavar="SECONDS",
-        help="with --workers: a worker that does not answer the parent's health check for"
-        " this long, starting included, is killed and replaced (default 30)",
-    )
-    storage.add_argument(
-        "--unload-copies-after",
-        type=amount("seconds", 0, 24 * 3600),
-        default=30.0,
-        metavar="SECONDS",
-        help="with several processes: a process drops its copy of a table another process"
-        " plays when no socket or request used it here for this long, and hands a table it"
-        " plays over to the process its person uses (default 30 s; 0: never)",
-    )
-    storage.add_argument(
-        "--no-tune-gc",
-        dest="tune_gc",
-        action="store_false",
-        help="leave Python's garbage collector as it is (by default, after start-up, what was"
-        " loaded is frozen out of its view and it collects less often: thresholds 10000,5,10"
-        " or $PYRUMMY_GC_THRESHOLDS=a,b,c; $PYRUMMY_GC_REFREEZE=seconds also freezes what survives"
-        " each collection, thawed and collected every that many seconds; off by default)",
-    )
-    parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(func=run)
+    add_setting_flags(parser)
+
+
+def add_setting_flags(parser: Any, names: tuple[str, ...] | None = None) -> None:
+    """The server's settings (those of ``names``, default all) as flags of ``parser``."""
+    try:
+        from pyrummy.server.settings import cli_flags
+    except (ImportError, MissingExtraError):  # no web extra: run() says which
+        return
+    groups: dict[str, Any] = {"": parser}
+    for _section, name, info, flag in cli_flags():
+        if names is not None and name not in names:
+            continue
+        if flag.group not in groups and names is None:
+            title = f"{flag.group} (for a public server)" if flag.group == "limits" else flag.group
+            groups[flag.group] = parser.add_argument_group(title)
+        _add_flag(groups.get(flag.group, parser), name, info, flag)
+
+
+def _add_flag(group: Any, name: str, info: Any, flag: Any) -> None:
+    """One setting as a flag: its type, bounds and default shown in the help."""
+    option = flag.name or "--" + name.replace("_", "-")
+    kind = _plain_type(info.annotation)
+    default = flag.serve_default if flag.serve_default is not None else info.get_default()
+    common: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
+    if kind is bool:
+        if default:
+            option = "--no-" + name.replace("_", "-")
+            group.add_argument(option, action="store_false", help=flag.help, **common)
+        else:
+            group.add_argument(option, action="store_true", help=flag.help, **common)
+        return
+    numeric = isinstance(default, int | float)
+    shown = f"{default / flag.scale:g}" if numeric else default
+    help_text = flag.help if default is None else f"{flag.help} (default {shown})"
+    if typing.get_origin(kind) is typing.Literal:
+        group.add_argument(option, choices=typing.get_args(kind), help=help_text, **common)
+    elif kind is tuple:
+        group.add_argument(option, action="append", metavar=flag.metavar, help=flag.help, **common)
+    elif kind in (int, float):
+        low, high, above_low = _bounds(info)
+        if kind is int:
+            parse: Any = whole_number(int(low), None if high is None else int(high))
+        else:
+            scale = flag.scale
+            parse = amount(
+                flag.unit or "seconds", low / scale, (high or 1e18) / scale, above_low=above_low
+            )
+        group.add_argument(option, type=parse, metavar=flag.metavar, help=help_text, **common)
+    else:
+        group.add_argument(option, type=kind, metavar=flag.metavar, help=help_text, **common)
+
+
+def _plain_type(annotation: Any) -> Any:
+    """``int`` of ``int | None``; ``tuple`` of ``tuple[str, ...]``; Literals as they are."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return annotation
+    if origin is tuple:
+        return tuple
+    if origin is not None and len(args) == 1:  # X | None
+        return _plain_type(args[0])
+    return annotation
+
+
+def _bounds(info: Any) -> tuple[float, float | None, bool]:
+    """(low, high, whether low itself is refused) of a numeric field."""
+    low, high, above_low = 0.0, None, False
+    for rule in info.metadata:
+        if getattr(rule, "ge", None) is not None:
+            low = rule.ge
+        if getattr(rule, "gt", None) is not None:
+            low, above_low = rule.gt, True
+        if getattr(rule, "le", None) is not None:
+            high = rule.le
+    return low, high, above_low
 
 
 def settings_from(args: argparse.Namespace) -> Any:
-    """The server's :class:`~pyrummy.server.app.Settings` from the options."""
+    """The server's :class:`~pyrummy.server.settings.Settings`: the flags given,
+    then the environment, then the defaults."""
+    import pydantic
+
     from pyrummy.core.errors import RummyError
-    from pyrummy.server import Settings
-    from pyrummy.server.loopstats import gc_thresholds_from_env, refreeze_from_env
-    from pyrummy.server.ratelimit import RateLimits
-    from pyrummy.server.tables import Lifecycle
+    from pyrummy.server.settings import Lifecycle, Settings, cli_flags
 
-    limited = args.rate_limit == "on"
-    defaults = Settings()
+    given: dict[str, Any] = {}
+    lifecycle: dict[str, Any] = {}
+    for section, name, _info, flag in cli_flags():
+        env_set = f"PYRUMMY_{name.upper()}" in os.environ
+        if hasattr(args, name):
+            value = getattr(args, name)
+            value = value * flag.scale if isinstance(value, float) else value
+        elif flag.serve_default is not None and not env_set:
+            value = flag.serve_default
+        else:
+            continue
+        (lifecycle if section == "lifecycle" else given)[name] = value
     try:
-        gc_thresholds = gc_thresholds_from_env()
-        gc_refreeze = refreeze_from_env()
-    except ValueError as exc:
-        raise RummyError(str(exc)) from None
-
-    def cap(given: int | None, default: int) -> int:
-        if given is not None:
-            return given
-        return default if limited else 0
-
-    return Settings(
-        data_dir=args.data_dir,
-        database_url=getattr(args, "database_url", None),
-        bot_delay=args.bot_delay,
-        allow_seed=args.allow_seed,
-        rate_limits=RateLimits() if limited else RateLimits.off(),
-        max_tables_per_client=cap(args.max_tables_per_client, defaults.max_tables_per_client),
-        max_tables=cap(args.max_tables, defaults.max_tables),
-        allow_bot_only=args.allow_bot_only,
-        allowed_origins=tuple(args.allowed_origin),
-        secure_cookies=args.secure_cookies,
-        behind_proxy=args.behind_proxy,
-        bot_workers=args.bot_workers,
-        bot_think_limit=args.bot_think_limit,
-        lifecycle=Lifecycle(
-            abandon_after=args.abandon_after * 3600,
-            idle_after=args.idle_after * 60,
-            unload_copies_after=args.unload_copies_after,
-        ),
-        tune_gc=args.tune_gc,
-        gc_thresholds=gc_thresholds,
-        gc_refreeze=gc_refreeze,
-    )
+        if lifecycle:
+            given["lifecycle"] = Lifecycle(**lifecycle)
+        return Settings(**given)
+    except pydantic.ValidationError as exc:
+        raise RummyError(_first_problem(exc)) from None
 
 
-#: How ``--workers`` processes get the options: uvicorn starts each one from
-#: an import string, so the options travel in the environment.
-OPTIONS_ENV = "PYRUMMY_SERVE_OPTIONS"
-#: The largest WebSocket frame the server reads from a client (bytes).
-WS_MAX_FRAME = 64 * 1024
+def _first_problem(error: Any) -> str:
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem.get("loc", ()))
+    return f"{where}: {problem.get('msg', error)}"
 
 
 def app_from_environment() -> Any:
-    """The app of one ``--workers`` process (uvicorn's factory)."""
-    import json
+    """The app of one ``--workers`` process (uvicorn's factory): its settings
+    come from the environment the parent set (:meth:`Settings.environment`)."""
+    from pyrummy.server import Settings, create_app
 
-    from pyrummy.server import create_app
-
-    options = json.loads(os.environ[OPTIONS_ENV])
-    options["data_dir"] = Path(options["data_dir"])
-    return create_app(settings_from(argparse.Namespace(**options)))
+    return create_app(Settings())
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
     import uvicorn
 
     from pyrummy.core.errors import RummyError
+    from pyrummy.extras import require
+
+    require("web")
     from pyrummy.server import create_app
     from pyrummy.server.connections import uvicorn_http, uvicorn_ws
 
     settings = settings_from(args)
     app: Any
-    if args.workers > 1:
+    if settings.workers > 1:
         # Events and table ownership cross processes through PostgreSQL only.
         if not settings.url().startswith(("postgresql", "postgres")):
             raise RummyError("--workers 2 or more needs PostgreSQL (--database-url)")
-        options = {k: v for k, v in vars(args).items() if k != "func"}
-        options["data_dir"] = str(args.data_dir)
-        os.environ[OPTIONS_ENV] = json.dumps(options)
+        # uvicorn starts each worker from an import string: the settings
+        # travel in the environment, read back by Settings() there.
+        os.environ.update(settings.environment())
         app = "pyrummy.cli.cmd_serve:app_from_environment"
     else:
         app = create_app(settings)
-    print(f"pyrummy: the web game is on http://{args.host}:{args.port}/", flush=True)
+    print(f"pyrummy: the web game is on http://{settings.host}:{settings.port}/", flush=True)
     # permessage-deflate cost ~15% of the server's CPU under load for small
     # gains on loopback and LAN; a reverse proxy can compress instead.
     uvicorn.run(
         app,
-        factory=args.workers > 1,
-        workers=args.workers if args.workers > 1 else None,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
+        factory=settings.workers > 1,
+        workers=settings.workers if settings.workers > 1 else None,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
         ws_per_message_deflate=False,
         # Upgraded connections freed at once, not at a full GC (connections.py).
         http=uvicorn_http(),
@@ -263,12 +192,12 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=WS_MAX_FRAME,
         # Forwarded headers are believed only when the operator says a proxy
         # is in front; otherwise any client could claim another address.
-        proxy_headers=args.behind_proxy,
-        forwarded_allow_ips=args.forwarded_allow_ips,
+        proxy_headers=settings.behind_proxy,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
         # uvicorn kills a worker that has not answered its health check within
         # this many seconds, also while it is still starting: at uvicorn's 5 s
         # default, workers importing on a busy machine were killed and
         # restarted over and over.
-        timeout_worker_healthcheck=args.worker_healthcheck,
+        timeout_worker_healthcheck=settings.worker_healthcheck,
     )
     return 0

@@ -38,6 +38,7 @@ from typing import Any
 from pyrummy.core.actions import Action
 from pyrummy.core.observation import Observation
 from pyrummy.core.seeds import bot_seed
+from pyrummy.server.settings import DEFAULT_THINK_LIMIT
 
 log = logging.getLogger("pyrummy.server")
 
@@ -50,8 +51,6 @@ INLINE_BOTS = frozenset({"random", "easy", "simple"})
 INLINE_BUDGET = 0.005
 INLINE_STRIKES = 3
 INLINE_STRIKE_RATE = 100
-#: The default bound on one bot decision, in seconds.
-DEFAULT_THINK_LIMIT = 5.0
 
 
 def choose_in_worker(

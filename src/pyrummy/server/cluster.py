@@ -41,35 +41,31 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import psycopg
-from sqlalchemy import select
 
-from pyrummy.server.pg_direct import conninfo
 from pyrummy.server.storage import (
     CLAIM,
-    NOTIFY_CHANNEL,
-    TABLES_TABLE,
+    OVER,
     Store,
     StoredAction,
+    coordination,
     parse_acknowledgement,
     parse_notice,
 )
-from pyrummy.server.tables import LiveTable, TableError, TableManager
+from pyrummy.server.storage.pg_direct import conninfo
+from pyrummy.server.tables import (
+    DEFAULT_BOT,
+    LiveTable,
+    TableError,
+    TableManager,
+    bot_seed,
+    resigned_seat,
+)
 
 log = logging.getLogger("pyrummy.server")
-
-
-def lock_key(table_id: str) -> int:
-    """The advisory lock number of a table (a stable signed 64-bit integer).
-
-    >>> lock_key("abc") == lock_key("abc") != lock_key("abd")
-    True
-    """
-    import hashlib
-
-    return int.from_bytes(hashlib.sha256(table_id.encode()).digest()[:8], "big", signed=True)
 
 
 async def catch_up(table: LiveTable, store: Store) -> int:
@@ -86,27 +82,37 @@ async def catch_up(table: LiveTable, store: Store) -> int:
     return taken
 
 
-async def refresh_meta(table: LiveTable, store: Store) -> None:
-    """Take the acknowledged showdowns and the bot pause another process stored."""
-    async with store.read() as connection:
-        row = (
-            await connection.execute(
-                select(TABLES_TABLE.c.acknowledged_json, TABLES_TABLE.c.bot_delay).where(
-                    TABLES_TABLE.c.id == table.table_id
-                )
-            )
-        ).first()
-    if row is None:
+async def refresh_meta(
+    table: LiveTable, store: Store, seat_bot: Callable[[LiveTable, int, Any], None] | None = None
+) -> None:
+    """Take what another process stored of a table besides its actions: the
+    acknowledged showdowns, the bot pause, a resignation, a bot taking a
+    person's seat (seated through ``seat_bot``)."""
+    meta = await store.table_meta(table.table_id)
+    if meta is None:
         return
     import dataclasses
-    import json
 
-    acknowledged = {int(k): int(v) for k, v in json.loads(row[0] or "{}").items()}
     finished = len(table.match.finished_deals)
-    table.awaiting = {s for s in table.awaiting if acknowledged.get(s, 0) < finished}
-    if row[1] != table.bot_delay:
-        table.bot_delay = float(row[1])
+    table.awaiting = {s for s in table.awaiting if meta.acknowledged.get(s, 0) < finished}
+    if meta.bot_delay != table.bot_delay:
+        table.bot_delay = meta.bot_delay
         table.spec = dataclasses.replace(table.spec, bot_delay=table.bot_delay)
+    if meta.status == OVER and not table.is_over:
+        table.resigned = resigned_seat(meta.result)
+    if meta.seats != table.spec.seats:
+        replaced = [
+            seat
+            for seat, (now, before) in enumerate(zip(meta.seats, table.spec.seats, strict=True))
+            if now.kind == "bot" and before.kind == "human"
+        ]
+        table.take_seats(meta.seats, meta.token_digests)
+        for seat in replaced:
+            bot = table.bot_factory(
+                meta.seats[seat].bot or DEFAULT_BOT, bot_seed(table.spec.seed, seat)
+            )
+            if seat_bot is not None:
+                seat_bot(table, seat, bot)
     if table.on_change is not None:
         table.on_change(table, None)
 
@@ -195,6 +201,14 @@ class Cluster:
         # was not listed here yet: read it.
         self.notified(table.table_id, "actions")
 
+    def seat_bot(self, table: LiveTable, seat: int, bot: Any) -> None:
+        """A bot now plays ``seat``: it plays here if this process plays the
+        table's bots, else it waits with them (see :meth:`take_over`)."""
+        if table.table_id in self._owned:
+            table.bots[seat] = bot
+        else:
+            self._idle_bots.setdefault(table.table_id, {})[seat] = bot
+
     async def release(self, table_id: str) -> None:
         """The table left this process's memory: another process may play its bots."""
         self._idle_bots.pop(table_id, None)
@@ -208,7 +222,7 @@ class Cluster:
         with contextlib.suppress(Exception):  # a lost connection released it already
             async with self._lock_guard:
                 assert self._locks is not None
-                await self._locks.execute("SELECT pg_advisory_unlock(%s)", (lock_key(table_id),))
+                await coordination.unlock(self._locks, table_id)
 
     async def refresh(self, table: LiveTable) -> None:
         """Before answering for a table held in memory: take what others stored.
@@ -234,16 +248,13 @@ class Cluster:
         try:
             async with self._lock_guard:
                 assert self._locks is not None
-                cursor = await self._locks.execute(
-                    "SELECT pg_try_advisory_lock(%s)", (lock_key(table_id),)
-                )
-                row = await cursor.fetchone()
+                locked = await coordination.try_lock(self._locks, table_id)
         except psycopg.Error:
             # The next check of the lock connection reconnects; until then
             # another process may own the table: its bots stay off here.
             log.warning("table %s: the advisory lock could not be asked for", table_id)
             return False
-        if row is not None and row[0]:
+        if locked:
             self._owned.add(table_id)
             return True
         return False
@@ -255,26 +266,19 @@ class Cluster:
         taken = [t for t in table_ids if t in self._owned]
         if not wanted:
             return taken
-        keys = {lock_key(t): t for t in wanted}
         try:
             async with self._lock_guard:
                 assert self._locks is not None
-                cursor = await self._locks.execute(
-                    "SELECT key FROM unnest(%s::bigint[]) AS key WHERE pg_try_advisory_lock(key)",
-                    (list(keys),),
-                )
-                rows = await cursor.fetchall()
+                locked = await coordination.try_lock_many(self._locks, wanted)
         except psycopg.Error:
-            log.warning("%d table(s): the advisory locks could not be asked for", len(keys))
+            log.warning("%d table(s): the advisory locks could not be asked for", len(wanted))
             return taken
-        for (key,) in rows:
-            self._owned.add(keys[key])
-            taken.append(keys[key])
-        return taken
+        self._owned.update(locked)
+        return taken + locked
 
     async def _connect_listener(self) -> None:
         self._listener = await psycopg.AsyncConnection.connect(self._info, autocommit=True)
-        await self._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        await coordination.listen(self._listener)
         self.listening.set()
 
     async def _listen_forever(self) -> None:
@@ -356,7 +360,7 @@ class Cluster:
                             await catch_up(table, self.store)
                         acks = self._acks.pop(table_id, {})
                         if "meta" in pending or not self._take_acks(table, acks):
-                            await refresh_meta(table, self.store)
+                            await refresh_meta(table, self.store, self.seat_bot)
                     table.wake_bots()
                 except Exception:
                     log.exception("table %s: catching up with another process failed", table_id)
@@ -461,10 +465,7 @@ class Cluster:
         if claims:
             async with self._lock_guard:
                 assert self._locks is not None
-                await self._locks.execute(
-                    "SELECT pg_notify(%s, t || %s) FROM unnest(%s::text[]) AS t",
-                    (NOTIFY_CHANNEL, f":{CLAIM}", claims),
-                )
+                await coordination.notify_all(self._locks, claims, CLAIM)
         return Tidied(dropped, handed, len(claims))
 
     def _may_drop(self, table: LiveTable) -> bool:
@@ -491,7 +492,7 @@ class Cluster:
         assert self._locks is not None
         try:
             async with self._lock_guard:
-                await self._locks.execute("SELECT 1")
+                await coordination.ping(self._locks)
             return True
         except psycopg.Error as exc:
             lost = sorted(self._owned)

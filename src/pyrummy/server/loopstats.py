@@ -15,7 +15,7 @@ person's round trip at once. Two measurements say which:
 (:func:`gc.freeze`) and the youngest generation is collected less often, so
 full collections are rarer and walk fewer objects.
 
-Both are shown at ``GET /api/health/loop`` (:func:`loop_router`) and summed up
+Both are shown at ``GET /api/health/loop`` (:mod:`pyrummy.server.api.health`) and summed up
 under ``"loop"`` in ``GET /api/health``.
 """
 
@@ -28,11 +28,16 @@ import math
 import os
 import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query
+from pyrummy.server.settings import (
+    GC_REFREEZE_ENV,
+    GC_THRESHOLDS_ENV,
+    TUNED_THRESHOLDS,
+    parse_gc_thresholds,
+    parse_refreeze,
+)
 
 #: The probe's sleep: short enough to see a stall of a few tens of
 #: milliseconds, long enough to cost nothing (20 wake-ups a second).
@@ -44,12 +49,11 @@ PROBE_KEPT = 6000
 GC_KEPT = 2000
 #: The window of the figures when none is asked for (seconds).
 DEFAULT_WINDOW = 60.0
-#: The thresholds :func:`tune_gc` sets unless ``PYRUMMY_GC_THRESHOLDS`` says.
-#: A web server allocates many short-lived objects per request; at the
-#: default 700 the youngest generation is collected several times per action
-#: and each tenth of those promotes survivors toward a full collection.
-TUNED_THRESHOLDS = (10_000, 5, 10)
-GC_THRESHOLDS_ENV = "PYRUMMY_GC_THRESHOLDS"
+# The thresholds :func:`tune_gc` sets unless ``PYRUMMY_GC_THRESHOLDS`` says
+# (declared with the other settings): a web server allocates many short-lived
+# objects per request; at the default 700 the youngest generation is collected
+# several times per action and each tenth of those promotes survivors toward a
+# full collection.
 
 
 def _percentile(ordered: list[float], pct: float) -> float:
@@ -255,21 +259,7 @@ def gc_thresholds_from_env(environ: dict[str, str] | None = None) -> tuple[int, 
     numbers (the first at least 1: 0 would turn the collector off).
     """
     text = (os.environ if environ is None else environ).get(GC_THRESHOLDS_ENV)
-    if text is None or not text.strip():
-        return TUNED_THRESHOLDS
-    parts = [part.strip() for part in text.split(",")]
-    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
-        raise ValueError(
-            f"{GC_THRESHOLDS_ENV}={text!r}: expected three whole numbers a,b,c"
-            f" (like {','.join(map(str, TUNED_THRESHOLDS))})"
-        )
-    first, second, third = (int(p) for p in parts)
-    if not 1 <= first <= 10_000_000 or not 1 <= second <= 1000 or not 1 <= third <= 1000:
-        raise ValueError(
-            f"{GC_THRESHOLDS_ENV}={text!r}: the first is 1-10000000, the others 1-1000"
-            " (0 would stop the collector)"
-        )
-    return first, second, third
+    return TUNED_THRESHOLDS if text is None else parse_gc_thresholds(text)
 
 
 def tune_gc(thresholds: tuple[int, int, int]) -> None:
@@ -290,7 +280,6 @@ def tune_gc(thresholds: tuple[int, int, int]) -> None:
 #: transport and protocol objects) stays until the next thaw: a 10-minute soak
 #: at 200 tables grew 8.8 MiB over its last 7 minutes with it (2.1 without).
 REFREEZE_THAW_EVERY = 0.0
-GC_REFREEZE_ENV = "PYRUMMY_GC_REFREEZE"
 
 
 def refreeze_from_env(environ: dict[str, str] | None = None) -> float:
@@ -300,15 +289,7 @@ def refreeze_from_env(environ: dict[str, str] | None = None) -> float:
     seconds from 0 to 86400.
     """
     text = (os.environ if environ is None else environ).get(GC_REFREEZE_ENV)
-    if text is None or not text.strip():
-        return REFREEZE_THAW_EVERY
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds <= 86_400:
-        raise ValueError(f"{GC_REFREEZE_ENV}={text!r}: expected seconds from 0 to 86400 (0: off)")
-    return seconds
+    return REFREEZE_THAW_EVERY if text is None else parse_refreeze(text)
 
 
 class Refreezer(GcHook):
@@ -360,20 +341,3 @@ class Refreezer(GcHook):
             gc.collect()
         gc.freeze()
         self.freezes += 1
-
-
-def loop_router(stats: Callable[[], LoopStats]) -> APIRouter:
-    """``GET /api/health/loop``: the event loop's lag and the GC's pauses, as JSON."""
-    router = APIRouter(tags=["meta"])
-
-    @router.get("/api/health/loop")
-    async def loop_health(
-        window: Annotated[float, Query(ge=1, le=300)] = DEFAULT_WINDOW,
-    ) -> dict[str, Any]:
-        """How late the event loop woke over the last ``window`` seconds (p50,
-        p99, max; and the worst since start) and the garbage collector's pauses
-        per generation (counts and totals since start, the longest in the window
-        and since start)."""
-        return stats().snapshot(window)
-
-    return router

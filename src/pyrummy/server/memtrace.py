@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import gc
 import json
 import logging
@@ -65,19 +64,23 @@ async def _trace_forever(folder: Path, every: float) -> None:
         tracemalloc.stop()
 
 
-def start_from_environment() -> asyncio.Task[None] | None:
-    """Start tracing when ``PYRUMMY_MEMORY_TRACE`` names a folder; the task writes
-    the snapshots (cancel it at shutdown). None when not asked for."""
-    folder = os.environ.get(TRACE_ENV)
-    if not folder:
+def start(
+    folder: Path | None, every: float = 60.0, frames: int = FRAMES
+) -> asyncio.Task[None] | None:
+    """Start tracing into ``folder`` (None: not asked for); the task writes a
+    snapshot every ``every`` seconds (cancel it at shutdown)."""
+    if folder is None:
         return None
-    every, frames = 60.0, FRAMES
-    with contextlib.suppress(ValueError):
-        every = max(1.0, float(os.environ.get(EVERY_ENV, "60")))
-    with contextlib.suppress(ValueError):
-        frames = max(0, int(os.environ.get(FRAMES_ENV, str(FRAMES))))
-    Path(folder).mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     if frames:
         tracemalloc.start(frames)
     log.warning("memory trace on (%s every %.0f s): for diagnosis only", folder, every)
-    return asyncio.get_running_loop().create_task(_trace_forever(Path(folder), every))
+    return asyncio.get_running_loop().create_task(_trace_forever(folder, every))
+
+
+def start_from_environment() -> asyncio.Task[None] | None:
+    """:func:`start` as the settings read from the environment say (``PYRUMMY_MEMORY_TRACE``)."""
+    from pyrummy.server.settings import Settings
+
+    settings = Settings()
+    return start(settings.memory_trace, settings.memory_trace_every, settings.memory_trace_frames)

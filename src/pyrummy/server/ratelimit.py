@@ -28,7 +28,6 @@ import math
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
@@ -37,23 +36,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pyrummy.server.messages import pick_language, server_text
 from pyrummy.server.security import json_error_body
+from pyrummy.server.settings import RateLimits
 
 _TABLE_POST = re.compile(r"^/api/tables/[^/]+/(actions|continue|settings|explain-meld)$")
 _TABLE_HINT = re.compile(r"^/api/tables/[^/]+/hint$")
 _TABLE_WS = re.compile(r"^/api/tables/[^/]+/ws$")
-
-
-@dataclass(frozen=True)
-class RateLimits:
-    """Limits in the ``limits`` notation (``"10/minute;3/second"``); None: unlimited."""
-
-    create: str | None = "20/minute;5/second"
-    act: str | None = "1200/minute;30/second"
-    connect: str | None = "120/minute;10/second"
-
-    @classmethod
-    def off(cls) -> RateLimits:
-        return cls(None, None, None)
 
 
 def classify(method: str, path: str) -> str | None:

@@ -41,8 +41,33 @@ def _fields(schema: dict[str, Any], components: dict[str, Any]) -> list[tuple[st
     return rows
 
 
-def reference_html(openapi: dict[str, Any]) -> str:
-    """The whole reference as one HTML page."""
+def _socket_html(socket: dict[str, Any]) -> list[str]:
+    """A WebSocket's handshake (OpenAPI has no place for one)."""
+    escape = html.escape
+    path = str(socket["path"])
+    anchor = re.sub(r"[^a-z0-9]+", "-", f"ws {path}".lower()).strip("-")
+    parts = [
+        f'<h2 id="{anchor}"><code>WS {escape(path)}</code></h2>',
+        f"<p><strong>{escape(str(socket.get('summary', '')))}</strong></p>",
+        f"<p>The seat's token: {escape(str(socket.get('token', '')))}.</p>",
+    ]
+    for title, key in (
+        ("query parameter", "query"),
+        ("subprotocol", "subprotocols"),
+        ("close code", "close_codes"),
+    ):
+        rows = "".join(
+            f"<tr><td><code>{escape(str(name))}</code></td><td>{escape(str(text))}</td></tr>"
+            for name, text in socket.get(key, [])
+        )
+        if rows:
+            parts.append(f"<table><tr><th>{title}</th><th></th></tr>{rows}</table>")
+    return parts
+
+
+def reference_html(openapi: dict[str, Any], *sockets: dict[str, Any]) -> str:
+    """The whole reference as one HTML page: the HTTP operations of ``openapi``,
+    then each of ``sockets`` (see :func:`pyrummy.server.api.description.socket_reference`)."""
     escape = html.escape
     components = openapi.get("components", {}).get("schemas", {})
     info = openapi.get("info", {})
@@ -54,8 +79,7 @@ def reference_html(openapi: dict[str, Any]) -> str:
         f"<link rel='stylesheet' href='{REFERENCE_CSS_PATH}'></head><body>",
         f"<h1>{escape(info.get('title', 'API'))} {escape(str(info.get('version', '')))}</h1>",
         f"<pre>{escape(str(info.get('description', '')).strip())}</pre>",
-        "<p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>; "
-        "interactive (needs the internet): <a href='/docs'>/docs</a>.</p>",
+        "<p>Machine-readable: <a href='/openapi.json'>/openapi.json</a>.</p>",
     ]
     for path, operations in openapi.get("paths", {}).items():
         for method, operation in operations.items():
@@ -86,5 +110,7 @@ def reference_html(openapi: dict[str, Any]) -> str:
                 parts.append(
                     f"<table><tr><th>body field</th><th>type</th><th></th></tr>{rows}</table>"
                 )
+    for socket in sockets:
+        parts.extend(_socket_html(socket))
     parts.append("</body></html>")
     return "\n".join(parts)

@@ -13,22 +13,7 @@ import contextlib
 import logging
 import time
 
-from sqlalchemy import delete, func, or_, select, update
-
-from pyrummy.server.rooms import (
-    CHAT,
-    CLOSED,
-    HUMAN,
-    PRESENCE,
-    ROOMS,
-    STAND_IN_BOT,
-    STARTED,
-    WAITING,
-    Room,
-    Rooms,
-    _row_to_room,
-)
-from pyrummy.server.storage import ACTIONS_TABLE, TABLES_TABLE
+from pyrummy.server.rooms import HUMAN, STAND_IN_BOT, Room, Rooms, _row_to_room
 from pyrummy.server.tables import LiveTable, TableError
 
 log = logging.getLogger("pyrummy.server")
@@ -74,43 +59,9 @@ class RoomKeeper:
         rooms were closed. Idempotent: every process may run it."""
         now = time.time() if now is None else now
         settings = self.rooms.settings
-        last_action = (
-            select(func.max(ACTIONS_TABLE.c.at))
-            .where(ACTIONS_TABLE.c.table_id == ROOMS.c.table_id)
-            .scalar_subquery()
+        return await self.rooms.rows.prune(
+            now, settings.waiting_ttl, settings.ended_ttl, settings.watcher_ttl
         )
-        ended = (
-            select(TABLES_TABLE.c.id)
-            .where(TABLES_TABLE.c.id == ROOMS.c.table_id, TABLES_TABLE.c.status != "live")
-            .exists()
-        )
-        async with self.rooms.store.transaction() as connection:
-            stale_waiting = await connection.execute(
-                update(ROOMS)
-                .where(ROOMS.c.status == WAITING, ROOMS.c.created_at < now - settings.waiting_ttl)
-                .values(status=CLOSED, version=ROOMS.c.version + 1)
-            )
-            stale_ended = await connection.execute(
-                update(ROOMS)
-                .where(
-                    ROOMS.c.status == STARTED,
-                    ended,
-                    func.coalesce(last_action, ROOMS.c.started_at) < now - settings.ended_ttl,
-                )
-                .values(status=CLOSED, version=ROOMS.c.version + 1)
-            )
-            closed = select(ROOMS.c.code).where(ROOMS.c.status == CLOSED)
-            await connection.execute(delete(CHAT).where(CHAT.c.code.in_(closed)))
-            await connection.execute(
-                delete(PRESENCE).where(
-                    or_(
-                        PRESENCE.c.code.in_(closed),
-                        PRESENCE.c.who.startswith("watch:")
-                        & (PRESENCE.c.seen_at < now - settings.watcher_ttl),
-                    )
-                )
-            )
-        return int(stale_waiting.rowcount) + int(stale_ended.rowcount)
 
     async def tick(self, now: float | None = None) -> int:
         """One round over the started rooms; returns how many stand-in steps were taken."""
@@ -118,14 +69,7 @@ class RoomKeeper:
         opened = self.rooms.tables_opened
         if self._none_started_as_of == opened:
             return 0
-        async with self.rooms.store.transaction() as connection:
-            rows = (
-                await connection.execute(
-                    select(ROOMS)
-                    .join(TABLES_TABLE, TABLES_TABLE.c.id == ROOMS.c.table_id)
-                    .where(ROOMS.c.status == STARTED, TABLES_TABLE.c.status == "live")
-                )
-            ).all()
+        rows = await self.rooms.rows.started()
         # Counted before the query: a room started while it ran is looked at
         # next round. On PostgreSQL other processes start rooms too: always ask.
         if not rows and not self.rooms.store.notifies:

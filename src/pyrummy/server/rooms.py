@@ -35,10 +35,8 @@ their own move at the table, or their "I'm back"). A person who comes back simpl
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import logging
-import os
 import re
 import secrets
 import time
@@ -47,16 +45,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy import delete, func, insert, or_, select, update
-
 from pyrummy.core.rules import find_rules
-from pyrummy.server.storage import (
-    ACTIONS_TABLE,
-    SeatSpec,
-    Store,
-    TableSpec,
-)
+from pyrummy.server.settings import RoomSettings
+from pyrummy.server.storage import SeatSpec, Store, TableSpec
+from pyrummy.server.storage.rooms import CLOSED, STARTED, WAITING, RoomStore
 from pyrummy.server.tables import (
     WEB_BOTS,
     LiveTable,
@@ -73,101 +65,7 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: The bot that plays a person's seat while they are away.
 STAND_IN_BOT = "simple"
-WAITING, STARTED, CLOSED = "waiting", "started", "closed"
 OPEN, HUMAN, BOT = "open", "human", "bot"
-TURN_TIMERS = (0, 30, 60, 120)
-
-_metadata = sa.MetaData()
-ROOMS = sa.Table(
-    "rooms",
-    _metadata,
-    sa.Column("code", sa.String(8), primary_key=True),
-    sa.Column("created_at", sa.Float),
-    sa.Column("started_at", sa.Float, nullable=True),
-    sa.Column("status", sa.String(8)),
-    sa.Column("version", sa.Integer),
-    sa.Column("preset", sa.String(32)),
-    sa.Column("options_json", sa.Text),
-    sa.Column("seats_json", sa.Text),
-    sa.Column("creator", sa.Integer),
-    sa.Column("turn_timer", sa.Integer),
-    sa.Column("grace", sa.Float),
-    sa.Column("bot_delay", sa.Float),
-    sa.Column("table_id", sa.String(32), nullable=True),
-    sa.Column("tables_json", sa.Text),
-    sa.Column("away_json", sa.Text),
-)
-PRESENCE = sa.Table(
-    "room_presence",
-    _metadata,
-    sa.Column("code", sa.String(8), primary_key=True),
-    sa.Column("who", sa.String(48), primary_key=True),
-    sa.Column("name", sa.String(32)),
-    sa.Column("seen_at", sa.Float),
-)
-CHAT = sa.Table(
-    "room_chat",
-    _metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("code", sa.String(8)),
-    sa.Column("seat", sa.Integer),
-    sa.Column("name", sa.String(32)),
-    sa.Column("text", sa.String(200)),
-    sa.Column("at", sa.Float),
-)
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """How rooms behave on this server (tests shorten the times)."""
-
-    #: Seconds without a poll after which a seat shows as disconnected.
-    presence_timeout: float = 8.0
-    #: How often the keeper looks for seats to stand in for.
-    tick: float = 1.0
-    #: The grace periods a creator may choose (seconds); the default is 120.
-    grace_choices: tuple[int, ...] = (30, 60, 120, 300)
-    default_grace: int = 120
-    #: Chat: at least this many seconds between two messages of one seat, and
-    #: at most ``chat_burst`` messages per ``chat_window`` seconds.
-    chat_gap: float = 1.0
-    chat_burst: int = 8
-    chat_window: float = 30.0
-    #: Watchers listed: seen within this many seconds.
-    watcher_timeout: float = 10.0
-    #: The turn timers a creator may choose (seconds; 0: none).
-    turn_timer_choices: tuple[int, ...] = TURN_TIMERS
-    #: Chat messages kept per room (older ones are deleted as new ones come).
-    chat_kept: int = 100
-    #: How often the keeper prunes rooms, and when: a room still waiting after
-    #: ``waiting_ttl`` seconds is closed; a room whose table ended (finished or
-    #: closed as abandoned) ``ended_ttl`` seconds ago is closed; a closed room
-    #: keeps no chat and no presence; a watcher's row goes after ``watcher_ttl``.
-    prune_every: float = 60.0
-    waiting_ttl: float = 24 * 60 * 60
-    ended_ttl: float = 60 * 60
-    watcher_ttl: float = 10 * 60
-
-    @classmethod
-    def from_env(cls) -> RoomSettings:
-        """Defaults, with ``PYRUMMY_ROOM_GRACE_CHOICES`` (``30,60,120``),
-        ``PYRUMMY_ROOM_TURN_TIMERS`` (``0,30,60,120``) and
-        ``PYRUMMY_ROOM_PRESENCE_TIMEOUT`` (seconds) from the environment: how
-        browser tests get a short grace period and turn timer from ``pyrummy serve``."""
-        settings = cls()
-        timers = os.environ.get("PYRUMMY_ROOM_TURN_TIMERS")
-        if timers:
-            timer_choices = tuple(int(part) for part in timers.split(","))
-            settings = dataclasses.replace(settings, turn_timer_choices=timer_choices)
-        choices = os.environ.get("PYRUMMY_ROOM_GRACE_CHOICES")
-        if choices:
-            grace = tuple(int(part) for part in choices.split(","))
-            default = settings.default_grace if settings.default_grace in grace else grace[-1]
-            settings = dataclasses.replace(settings, grace_choices=grace, default_grace=default)
-        timeout = os.environ.get("PYRUMMY_ROOM_PRESENCE_TIMEOUT")
-        if timeout:
-            settings = dataclasses.replace(settings, presence_timeout=float(timeout))
-        return settings
 
 
 @dataclass
@@ -256,6 +154,7 @@ class Rooms:
 
     def __init__(self, store: Store, manager: TableManager, settings: RoomSettings) -> None:
         self.store = store
+        self.rows = RoomStore(store)
         self.manager = manager
         self.settings = settings
         #: Tables opened for rooms by this process (see RoomKeeper.tick).
@@ -266,27 +165,33 @@ class Rooms:
         code = normalize_code(code)
         if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
             raise TableError(404, "room.not_found", code=code[:12])
-        async with self.store.transaction() as connection:
-            row = (await connection.execute(select(ROOMS).where(ROOMS.c.code == code))).first()
+        row = await self.rows.row(code)
         if row is None:
             raise TableError(404, "room.not_found", code=code)
         return _row_to_room(row)
 
-    async def by_table(self, table_id: str) -> Room:
-        """The room whose table (now or earlier: "play again") is ``table_id``."""
+    async def by_table_or_none(self, table_id: str) -> Room | None:
+        """The room whose table (now or earlier: "play again") is ``table_id``, if any."""
         if not re.fullmatch(r"[0-9a-f]{1,32}", table_id):
-            raise TableError(404, "room.not_found", code=table_id[:12])
-        async with self.store.transaction() as connection:
-            row = (
-                await connection.execute(
-                    select(ROOMS).where(
-                        or_(ROOMS.c.table_id == table_id, ROOMS.c.tables_json.contains(table_id))
-                    )
-                )
-            ).first()
-        if row is None:
-            raise TableError(404, "room.not_found", code=table_id[:12])
-        return _row_to_room(row)
+            return None
+        row = await self.rows.row_of_table(table_id)
+        return None if row is None else _row_to_room(row)
+
+    async def seat_taken_by_bot(self, table_id: str, seat: int, level: str) -> None:
+        """A person resigned at the room's table and a bot of ``level`` plays
+        their seat: the room shows the bot, and the token no longer holds the
+        seat here either (a new match of the room keeps the bot)."""
+        for _attempt in range(5):
+            room = await self.by_table_or_none(table_id)
+            if room is None or room.table_id != table_id:
+                return
+            room.seats[seat] = RoomSeat(BOT, level)
+            room.away.discard(seat)
+            try:
+                await self._save(room)
+            except TableError:  # changed meanwhile (a poll): read it again
+                continue
+            return
 
     async def _save(self, room: Room, **changes: Any) -> None:
         """Store ``room``'s seats and away marks (and ``changes``) if nobody changed
@@ -297,13 +202,7 @@ class Rooms:
             "version": room.version + 1,
             **changes,
         }
-        async with self.store.transaction() as connection:
-            result = await connection.execute(
-                update(ROOMS)
-                .where(ROOMS.c.code == room.code, ROOMS.c.version == room.version)
-                .values(**values)
-            )
-        if result.rowcount != 1:
+        if not await self.rows.save(room.code, room.version, values):
             raise TableError(409, "room.changed")
         room.version += 1
 
@@ -368,29 +267,26 @@ class Rooms:
                 bot_delay=bot_delay,
                 table_id=None,
             )
-            try:
-                async with self.store.transaction() as connection:
-                    await connection.execute(
-                        insert(ROOMS),
-                        {
-                            "code": code,
-                            "created_at": room.created_at,
-                            "started_at": None,
-                            "status": WAITING,
-                            "version": 1,
-                            "preset": rules.name,
-                            "options_json": json.dumps(options, sort_keys=True),
-                            "seats_json": json.dumps([s.to_dict() for s in room_seats]),
-                            "creator": room.creator,
-                            "turn_timer": turn_timer,
-                            "grace": grace,
-                            "bot_delay": bot_delay,
-                            "table_id": None,
-                            "tables_json": "[]",
-                            "away_json": "{}",
-                        },
-                    )
-            except sa.exc.IntegrityError:  # the code is taken: draw another
+            stored = await self.rows.insert(
+                {
+                    "code": code,
+                    "created_at": room.created_at,
+                    "started_at": None,
+                    "status": WAITING,
+                    "version": 1,
+                    "preset": rules.name,
+                    "options_json": json.dumps(options, sort_keys=True),
+                    "seats_json": json.dumps([s.to_dict() for s in room_seats]),
+                    "creator": room.creator,
+                    "turn_timer": turn_timer,
+                    "grace": grace,
+                    "bot_delay": bot_delay,
+                    "table_id": None,
+                    "tables_json": "[]",
+                    "away_json": "{}",
+                }
+            )
+            if not stored:  # the code is taken: draw another
                 continue
             return room, token
         raise TableError(503, "server.busy")  # pragma: no cover - 8 collisions in 10^9
@@ -523,12 +419,9 @@ class Rooms:
         except Exception:
             log.exception("room %s: the table could not be created", room.code)
             # Undo the claim: the room is as it was, the creator may press again.
-            async with self.store.transaction() as connection:
-                await connection.execute(
-                    update(ROOMS)
-                    .where(ROOMS.c.code == room.code)
-                    .values(status=status, table_id=previous, started_at=room.started_at)
-                )
+            await self.rows.force(
+                room.code, {"status": status, "table_id": previous, "started_at": room.started_at}
+            )
             raise TableError(503, "server.busy") from None
         if previous:
             room.tables.append(previous)
@@ -542,86 +435,37 @@ class Rooms:
         """Stamp ``who`` (``seat:N`` or ``watch:ID``) as here now; an active
         person marked away is back."""
         now = time.time()
-        async with self.store.transaction() as connection:
-            result = await connection.execute(
-                update(PRESENCE)
-                .where(PRESENCE.c.code == room.code, PRESENCE.c.who == who)
-                .values(seen_at=now, name=name)
-            )
-            if result.rowcount == 0:
-                await connection.execute(
-                    insert(PRESENCE), {"code": room.code, "who": who, "name": name, "seen_at": now}
-                )
+        await self.rows.stamp(room.code, who, name, now)
         if active and seat is not None and seat in room.away:
             room.away.discard(seat)
             with contextlib.suppress(TableError):
                 await self._save(room)
 
     async def presence(self, code: str) -> dict[str, tuple[str, float]]:
-        async with self.store.transaction() as connection:
-            rows = await connection.execute(
-                select(PRESENCE.c.who, PRESENCE.c.name, PRESENCE.c.seen_at).where(
-                    PRESENCE.c.code == code
-                )
-            )
-            return {who: (name, seen_at) for who, name, seen_at in rows}
+        return await self.rows.presence(code)
 
     async def say(self, room: Room, seat: int, text: str) -> None:
-        now = time.time()
+        """A chat message of ``seat``; 429 when it writes too fast."""
         settings = self.settings
-        async with self.store.transaction() as connection:
-            recent = list(
-                (
-                    await connection.execute(
-                        select(CHAT.c.at).where(
-                            CHAT.c.code == room.code,
-                            CHAT.c.seat == seat,
-                            CHAT.c.at > now - settings.chat_window,
-                        )
-                    )
-                ).scalars()
-            )
-            if len(recent) >= settings.chat_burst or any(
-                now - at < settings.chat_gap for at in recent
-            ):
-                raise TableError(429, "room.chat_too_fast")
-            await connection.execute(
-                insert(CHAT),
-                {
-                    "code": room.code,
-                    "seat": seat,
-                    "name": room.seats[seat].name or f"{seat + 1}",
-                    "text": text,
-                    "at": now,
-                },
-            )
-            # Keep the room's newest ``chat_kept`` messages only.
-            oldest_kept = await connection.scalar(
-                select(CHAT.c.id)
-                .where(CHAT.c.code == room.code)
-                .order_by(CHAT.c.id.desc())
-                .offset(settings.chat_kept - 1)
-                .limit(1)
-            )
-            if oldest_kept is not None:
-                await connection.execute(
-                    delete(CHAT).where(CHAT.c.code == room.code, CHAT.c.id < oldest_kept)
-                )
+        message = {
+            "seat": seat,
+            "name": room.seats[seat].name or f"{seat + 1}",
+            "text": text,
+            "at": time.time(),
+        }
+        stored = await self.rows.add_chat(
+            room.code,
+            message,
+            settings.chat_window,
+            settings.chat_burst,
+            settings.chat_gap,
+            settings.chat_kept,
+        )
+        if not stored:
+            raise TableError(429, "room.chat_too_fast")
 
     async def chat_since(self, code: str, since: int) -> list[dict[str, Any]]:
-        async with self.store.transaction() as connection:
-            rows = (
-                await connection.execute(
-                    select(CHAT.c.id, CHAT.c.seat, CHAT.c.name, CHAT.c.text, CHAT.c.at)
-                    .where(CHAT.c.code == code, CHAT.c.id > since)
-                    .order_by(CHAT.c.id.desc())
-                    .limit(50)
-                )
-            ).all()
-        return [
-            {"id": i, "seat": seat, "name": name, "text": text, "at": at}
-            for i, seat, name, text, at in reversed(rows)
-        ]
+        return await self.rows.chat_since(code, since)
 
     # -- views ------------------------------------------------------------------------------
     def seat_status(
@@ -693,11 +537,4 @@ class Rooms:
 
     async def last_action_at(self, table: LiveTable, not_seat: int | None) -> float | None:
         """When the last action (by a seat other than ``not_seat``) was stored."""
-        query = select(func.max(ACTIONS_TABLE.c.at)).where(
-            ACTIONS_TABLE.c.table_id == table.table_id
-        )
-        if not_seat is not None:
-            query = query.where(ACTIONS_TABLE.c.seat != not_seat)
-        async with self.store.transaction() as connection:
-            value = await connection.scalar(query)
-        return None if value is None else float(value)
+        return await self.store.last_action_at(table.table_id, not_seat)

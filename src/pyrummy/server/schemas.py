@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-BotName = Literal["easy", "medium", "hard", "random"]
+from pyrummy.server.tables import DEFAULT_BOT, WEB_BOTS
+
+if TYPE_CHECKING:
+    BotName = str
+else:
+    #: A bot a table may seat: the names of pyrummy.bots.registry (WEB_BOTS),
+    #: checked by the schema (a Literal of them, built from the one list).
+    BotName = Literal[WEB_BOTS]
 #: Every whole number a client sends is bounded: a match must stay finite and
 #: cheap (``target: 2**70`` would make a match that never ends).
 OPTION_MAXIMUM: Final = 1000
@@ -48,8 +55,8 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-def _two_medium_bots() -> list[BotName]:
-    return ["medium", "medium"]
+def _two_default_bots() -> list[BotName]:
+    return [DEFAULT_BOT, DEFAULT_BOT]
 
 
 class CreateTable(Strict):
@@ -65,7 +72,7 @@ class CreateTable(Strict):
         dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=20)
     ] = Field(default_factory=dict)
     bots: Annotated[list[BotName], Field(min_length=0, max_length=5)] = Field(
-        default_factory=_two_medium_bots
+        default_factory=_two_default_bots
     )
     humans: Annotated[int, Field(ge=0, le=6)] = 1
     name: (

@@ -23,6 +23,8 @@ from urllib.parse import urlsplit
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pyrummy.server.messages import pick_language, server_text
+
 log = logging.getLogger("pyrummy.server")
 
 #: Only this origin: the page's modules, its stylesheet, its API and WebSocket.
@@ -156,3 +158,59 @@ async def _refuse_websocket(receive: Receive, send: Send) -> None:
     if message["type"] == "websocket.connect":
         # Closing before accepting makes the server answer the handshake 403.
         await send({"type": "websocket.close", "code": 1008, "reason": "origin not allowed"})
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (413), counted as they arrive."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(scope, send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = bool(message.get("more_body", False))
+            if len(body) > self.limit:
+                await self._refuse(scope, send)
+                return
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        headers = dict(scope.get("headers") or [])
+        lang = pick_language(headers.get(b"accept-language", b"").decode("latin-1"))
+        text = server_text("request.too_large", lang, limit=self.limit)
+        payload = json_error_body(413, "request.too_large", text)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(payload)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})

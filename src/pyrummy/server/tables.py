@@ -30,7 +30,6 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SqlTimeoutError
 
@@ -42,9 +41,12 @@ from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import bot_seed as bot_seed  # re-exported: the server names it here too
 from pyrummy.server.botpool import BotPool, fallback_move
 from pyrummy.server.eager import start_now
+from pyrummy.server.settings import Lifecycle
 from pyrummy.server.storage import (
-    ACTIONS_TABLE,
-    TABLES_TABLE,
+    CLOSED,
+    LIVE,
+    OVER,
+    QUARANTINED,
     ActionConflict,
     SeatSpec,
     Store,
@@ -64,24 +66,8 @@ QUEUE_LIMIT = 500
 #: The bots a table on the web may seat: the difficulties people choose from,
 #: and the random player (names of :data:`pyrummy.bots.BOT_NAMES`).
 WEB_BOTS: Final = (*DIFFICULTIES, "random")
-#: The status of a stored table that could not be loaded (set aside, not deleted).
-QUARANTINED = "broken"
-#: The status of a table closed because its people left (not resumed at start).
-CLOSED = "closed"
-
-
-@dataclass(frozen=True)
-class Lifecycle:
-    """How long tables live: seconds without a person's action before a live
-    table is closed as abandoned; seconds unused before an idle table leaves
-    memory (it is reloaded from storage on demand); how often to check; with
-    several processes, seconds without a socket or request here before this
-    process drops its copy of a table another process plays (see cluster.py)."""
-
-    abandon_after: float = 6 * 60 * 60
-    idle_after: float = 10 * 60
-    sweep_every: float = 30.0
-    unload_copies_after: float = 30.0
+#: The bot a seat gets when none is named (a new table's opponents, a hint).
+DEFAULT_BOT: Final = "medium"
 
 
 class TableError(Exception):
@@ -93,6 +79,16 @@ class TableError(Exception):
         self.status = status
         self.key = key
         self.params = params
+
+
+def resigned_seat(result: dict[str, Any] | None) -> int | None:
+    """The seat that resigned, in a stored result (None: the match was played out).
+
+    >>> resigned_seat({"winners": [1], "resigned": 0}), resigned_seat({"winners": [1]})
+    (0, None)
+    """
+    seat = (result or {}).get("resigned")
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else None
 
 
 def token_digest(token: str) -> str:
@@ -219,17 +215,24 @@ class LiveTable:
     ) -> None:
         self.spec = stored.spec
         self.store = store
+        self.bot_factory = bot_factory
         self.token_digests = stored.token_digests
         self.bot_delay = stored.spec.bot_delay
         self.rules = rules_of(self.spec)
         self.match = build_match(self.spec, stored.actions)
         self.actions: list[StoredAction] = list(stored.actions)
         self.bots = {
-            seat: bot_factory(spec.bot or "medium", bot_seed(self.spec.seed, seat))
+            seat: bot_factory(spec.bot or DEFAULT_BOT, bot_seed(self.spec.seed, seat))
             for seat, spec in enumerate(self.spec.seats)
             if spec.kind == "bot"
         }
         self.humans = [i for i, s in enumerate(self.spec.seats) if s.kind == "human"]
+        #: The seat that gave the match up (which ended it then), if one did.
+        self.resigned = (
+            resigned_seat(stored.result)
+            if stored.status == OVER and not self.match.is_over
+            else None
+        )
         # People still looking at the last showdown; bots wait for them. A
         # person has moved on once they pressed "Next deal" (stored) or played
         # in the new deal; bots only play on when nobody is waiting.
@@ -266,7 +269,13 @@ class LiveTable:
 
     @property
     def is_over(self) -> bool:
-        return self.match.is_over
+        """Played out, or given up by a seat."""
+        return self.resigned is not None or self.match.is_over
+
+    @property
+    def status(self) -> str:
+        """``over`` or ``live``, as stored."""
+        return OVER if self.is_over else LIVE
 
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat this token plays; ``TableError`` when it plays none here."""
@@ -287,7 +296,7 @@ class LiveTable:
         ``RummyError`` (unreadable or illegal action); nothing changes then.
         Call with :attr:`lock` held.
         """
-        if self.match.is_over:
+        if self.is_over:
             raise TableError(409, "match.over")
         current = self.match.current_seat
         if current != seat:
@@ -335,7 +344,7 @@ class LiveTable:
             self.awaiting = set(self.humans)
         elif seat in self.awaiting:
             self.awaiting.discard(seat)
-        self._publish(stored)
+        self.publish(stored)
         return stored
 
     def take_stored(self, stored: StoredAction) -> None:
@@ -352,7 +361,7 @@ class LiveTable:
             self.awaiting.discard(stored.seat)
         if stored.seat in self.humans:  # not abandoned, though the person acts elsewhere
             self.last_human_at = time.time()
-        self._publish(stored)
+        self.publish(stored)
 
     def take_all_stored(self, actions: Sequence[StoredAction]) -> int:
         """:meth:`take_stored` each of ``actions`` that comes next, in order
@@ -381,7 +390,7 @@ class LiveTable:
             for stored in fresh.actions[len(known) :]:
                 self.take_stored(stored)
         else:  # (should not happen) subscribers get the state as stored
-            self._publish(None)
+            self.publish(None)
 
     async def acknowledge(self, seat: int) -> None:
         """The person in ``seat`` has seen the showdown: bots may go on."""
@@ -389,13 +398,22 @@ class LiveTable:
         if seat in self.awaiting:
             await self.store.set_acknowledged(self.table_id, seat, len(self.match.finished_deals))
         self.awaiting.discard(seat)
-        self._publish(None)
+        self.publish(None)
 
     async def set_bot_delay(self, delay: float) -> None:
         await self.store.set_bot_delay(self.table_id, delay)
         self.bot_delay = delay
         self.spec = dataclasses.replace(self.spec, bot_delay=delay)
-        self._publish(None)
+        self.publish(None)
+
+    # -- who sits where ---------------------------------------------------------------
+    def take_seats(self, seats: list[SeatSpec], token_digests: list[str | None]) -> None:
+        """Who sits where, as stored (by this process or another)."""
+        self.spec = dataclasses.replace(self.spec, seats=seats)
+        self.token_digests = token_digests
+        self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
+        self.awaiting &= set(self.humans)
+        self.publish(None)
 
     def result(self, match: Match | None = None) -> dict[str, Any]:
         match = match or self.match
@@ -432,7 +450,8 @@ class LiveTable:
             "kind": action.kind.name.lower(),
         }
 
-    def _publish(self, stored: StoredAction | None) -> None:
+    def publish(self, stored: StoredAction | None = None) -> None:
+        """Tell the table's subscribers (``on_change``) what changed: ``stored``, or the state."""
         if self.on_change is not None:
             self.on_change(self, stored)
 
@@ -458,7 +477,7 @@ class LiveTable:
     # -- bots -------------------------------------------------------------------
     def bot_to_move(self) -> int | None:
         seat = self.match.current_seat
-        if seat is None or seat not in self.bots or self.awaiting:
+        if seat is None or self.resigned is not None or seat not in self.bots or self.awaiting:
             return None
         return seat
 
@@ -581,7 +600,7 @@ class TableManager:
         self.lifecycle = lifecycle or Lifecycle()
         self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
-        #: Set by ``cluster.Cluster`` when other processes share the database (B).
+        #: Set by ``cluster.Cluster`` when other processes share the database.
         self.cluster: Any = None
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
 
@@ -714,12 +733,7 @@ class TableManager:
 
     async def close(self, table: LiveTable) -> None:
         """Close an abandoned table: marked in storage, its bots and sockets stopped."""
-        async with self.store.transaction() as connection:
-            await connection.execute(
-                update(TABLES_TABLE)
-                .where(TABLES_TABLE.c.id == table.table_id, TABLES_TABLE.c.status == "live")
-                .values(status=CLOSED)
-            )
+        await self.store.close_table(table.table_id)
         self.tables.pop(table.table_id, None)
         await table.stop(reason="table.closed")
         if self.cluster is not None:
@@ -734,32 +748,12 @@ class TableManager:
         people), so it is closed without being replayed.
         """
         cutoff = (time.time() if now is None else now) - self.lifecycle.abandon_after
-        recent = (
-            select(ACTIONS_TABLE.c.table_id)
-            .where(ACTIONS_TABLE.c.table_id == TABLES_TABLE.c.id, ACTIONS_TABLE.c.at >= cutoff)
-            .exists()
-        )
-        async with self.store.transaction() as connection:
-            result = await connection.execute(
-                update(TABLES_TABLE)
-                .where(
-                    TABLES_TABLE.c.status == "live",
-                    TABLES_TABLE.c.created_at < cutoff,
-                    ~recent,
-                )
-                .values(status=CLOSED)
-            )
-        return int(result.rowcount or 0)
+        return await self.store.close_abandoned(cutoff)
 
     async def quarantine(self, table_id: str) -> None:
         """Mark the table unloadable so that no start tries it again (kept for study)."""
         try:
-            async with self.store.transaction() as connection:
-                await connection.execute(
-                    update(TABLES_TABLE)
-                    .where(TABLES_TABLE.c.id == table_id)
-                    .values(status=QUARANTINED)
-                )
+            await self.store.quarantine(table_id)
         except Exception:
             log.exception("table %s: could not be marked quarantined", table_id)
 

@@ -31,10 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from starlette.responses import Response
 
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal
+from pyrummy.core.deal.families import family_of
 from pyrummy.core.match import Match
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
@@ -56,6 +58,30 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "knock_limit": rules.knock_limit,
         "ace": rules.ace,
         "options": {k: _jsonable(v) for k, v in rules.options().items()},
+        "capabilities": family_capabilities(rules),
+    }
+
+
+#: What a game family can do, as the page needs to know it (the family
+#: policy's class attributes: pyrummy.core.deal.families).
+CAPABILITIES = ("name", "knocks", "table_play", "out_by_discard", "wall", "nobody_out")
+
+
+def family_capabilities(rules: Rules) -> dict[str, Any]:
+    """What ``rules``'s family can do: knocks, melds and lay-offs at the table
+    (``table_play``), going out by a discard, a wall, how a deal nobody went
+    out of is settled.
+
+    >>> from pyrummy.core.rules import find_rules
+    >>> family_capabilities(find_rules("gin"))["knocks"], family_capabilities(find_rules("rummy"))["table_play"]
+    (True, True)
+    """
+    policy = family_of(rules)
+    declared = getattr(policy, "capabilities", None)
+    if callable(declared):
+        return {k: _jsonable(v) for k, v in dict(declared()).items()}
+    return {
+        name: _jsonable(getattr(policy, name)) for name in CAPABILITIES if hasattr(policy, name)
     }
 
 
@@ -201,6 +227,7 @@ def _views_now(table: LiveTable) -> _TableViews:
         len(match.finished_deals),
         len(match.deal.history),
         match.is_over,
+        table.resigned,
         sum(1 << seat for seat in table.awaiting),  # an int: no young container
         id(table.spec),
         table.spec.bot_delay,
@@ -223,7 +250,7 @@ def _views_now(table: LiveTable) -> _TableViews:
 
 
 def _table_summary_of(table: LiveTable, views: _TableViews) -> dict[str, Any]:
-    status = "over" if table.match.is_over else "live"
+    status = table.status
     if views.summary_of != (id(table.spec), table.spec.bot_delay, status):
         views.summary_of = (id(table.spec), table.spec.bot_delay, status)
         views.summary = table_summary(table.spec, status)
@@ -279,7 +306,8 @@ def encode(data: Any) -> bytes:
 def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) -> dict[str, Any]:
     match = table.match
     observation = match.observe(seat)
-    my_turn = seat is not None and match.current_seat == seat
+    # A match given up has no move left to anyone, whoever was to play.
+    my_turn = seat is not None and table.resigned is None and match.current_seat == seat
     legal = match.legal_actions() if my_turn else []
     summary_of = (id(table.spec), len(match.finished_deals), match.deal_number, match.is_over)
     if views.match_summary_of != summary_of:
@@ -294,7 +322,11 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
         "observation": _current_observation_dict(observation, match.deal, views),
         "legal_actions": [str(a) for a in legal],
         "awaiting_continue": seat in table.awaiting,
-        "match": summary,
+        "match": summary if table.resigned is None else summary | {"over": True},
+        # Whether the match is over (played out or given up), and the seat
+        # that resigned it (None: nobody did).
+        "over": table.is_over,
+        "resigned": table.resigned,
         "last_deal": None,
         "arrangement": None,
         "knock_deadwood": {},
@@ -439,3 +471,9 @@ def replay_view(stored: StoredTable, step: int) -> dict[str, Any]:
         "observation": spectator,
         "match": match_summary(match),
     }
+
+
+class JSONBytes(Response):
+    """A JSON answer already encoded (a table state's cached JSON)."""
+
+    media_type = "application/json"

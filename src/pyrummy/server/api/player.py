@@ -1,22 +1,22 @@
 """Endpoints for the person at the table, beside the table API: the hint.
 
-Built as an :class:`~fastapi.APIRouter` from two functions of the app (the
-table manager and the caller's seat), so ``app.py`` only includes it.
+A module-level :class:`~fastapi.APIRouter`; the table and the caller's seat
+come from the typed dependencies of :mod:`pyrummy.server.deps`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from pyrummy.bots import make_bot
 from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.solver import best_arrangement
-from pyrummy.server.tables import LiveTable, TableError
+from pyrummy.server.deps import SeatToken, TablesDep
+from pyrummy.server.tables import DEFAULT_BOT, LiveTable, TableError
 
-HINT_BOT = "medium"
+HINT_BOT = DEFAULT_BOT
 
 
 def hint_for(table: LiveTable, seat: int) -> dict[str, Any]:
@@ -60,18 +60,14 @@ def _reason(action: Action, table: LiveTable, seat: int) -> dict[str, Any]:
     return {"reason": "hint.other", "values": {}}
 
 
-def player_router(
-    manager: Callable[[], Any], seat_of: Callable[[Request, LiveTable], int | None]
-) -> APIRouter:
-    router = APIRouter(tags=["player"])
+router = APIRouter(tags=["player"])
 
-    @router.get("/api/tables/{table_id}/hint")
-    async def hint(table_id: str, request: Request) -> dict[str, Any]:
-        """A suggested legal move for the caller's seat (the ``medium`` bot) and why."""
-        table: LiveTable = await manager().get(table_id)
-        seat = seat_of(request, table)
-        if seat is None:
-            raise TableError(401, "seat.token_missing")
-        return hint_for(table, seat)
 
-    return router
+@router.get("/api/tables/{table_id}/hint")
+async def hint(table_id: str, tables: TablesDep, token: SeatToken) -> dict[str, Any]:
+    """A suggested legal move for the caller's seat (the ``medium`` bot) and why."""
+    table = await tables.get(table_id)
+    seat = table.seat_of_token(token)
+    if seat is None:
+        raise TableError(401, "seat.token_missing")
+    return hint_for(table, seat)

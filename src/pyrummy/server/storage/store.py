@@ -28,7 +28,6 @@ Secret seat tokens are never stored: only their SHA-256 digests.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import time
@@ -37,15 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from sqlalchemy import (
-    BigInteger,
     Connection,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
     event,
     func,
     insert,
@@ -59,60 +51,33 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
-from pyrummy.server.pg_direct import DirectPool, conninfo
-from pyrummy.server.sqlite_writer import SqliteWriter, sqlite_file_of
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class TableRow(Base):
-    __tablename__ = "tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    created_at: Mapped[float] = mapped_column(Float)
-    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    preset: Mapped[str] = mapped_column(String(32))
-    options_json: Mapped[str] = mapped_column(Text)
-    seats_json: Mapped[str] = mapped_column(Text)
-    token_digests_json: Mapped[str] = mapped_column(Text)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    first_dealer: Mapped[int] = mapped_column(Integer)
-    bot_delay: Mapped[float] = mapped_column(Float)
-    status: Mapped[str] = mapped_column(String(8), index=True)
-    result_json: Mapped[str | None] = mapped_column(Text, nullable=True)
-    # Per human seat, how many finished deals that person has seen the
-    # showdown of ("Next deal"): so a restart shows exactly what they saw.
-    acknowledged_json: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(String(200))
-    at: Mapped[float] = mapped_column(Float)
-
+from pyrummy.server.storage.group_commit import (
+    NOTIFY_CHANNEL,
+    PARALLEL_WRITES,
+    GroupCommit,
+    _Append,
+)
+from pyrummy.server.storage.pg_direct import DirectPool, conninfo
+from pyrummy.server.storage.schema import (
+    ACTIONS_TABLE,
+    CLOSED,
+    LIVE,
+    OVER,
+    QUARANTINED,
+    TABLES_TABLE,
+    ActionRow,
+    TableRow,
+)
+from pyrummy.server.storage.sqlite_writer import SqliteWriter, sqlite_file_of
 
 #: The advisory lock held while the schema is upgraded (PostgreSQL).
 MIGRATION_LOCK = 0x7079_7275_6D6D_79  # "pyrummy"
-#: The PostgreSQL channel on which stored changes are announced ("table:seq" or "table:meta").
-NOTIFY_CHANNEL = "pyrummy"
 #: The notice of a "Next deal" says ``table:meta:ack:seat:deals`` (see parse_acknowledgement).
 ACKNOWLEDGED = "ack"
 #: ``table:claim``: a process used by the table's person asks its owner to hand it over.
 CLAIM = "claim"
-#: The tables as Core objects, for the statements on the hot path of play.
-ACTIONS_TABLE = Base.metadata.tables["actions"]
-TABLES_TABLE = Base.metadata.tables["tables"]
 
 
 @dataclass(frozen=True)
@@ -163,6 +128,19 @@ class StoredTable:
     acknowledged: dict[int, int] = field(default_factory=dict)
     #: When a person last acted (the newest action of a human seat; 0 without).
     last_human_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class TableMeta:
+    """What of a stored table changes besides its actions: the showdowns each
+    person has seen, the bots' pause, the status and result, who sits where."""
+
+    acknowledged: dict[int, int]
+    bot_delay: float
+    status: str
+    result: dict[str, Any] | None
+    seats: list[SeatSpec]
+    token_digests: list[str | None]
 
 
 def default_url(data_dir: Path) -> str:
@@ -252,7 +230,7 @@ class Store:
             else None
         )
         sqlite_file = sqlite_file_of(str(engine.url))
-        self._appends = _GroupCommit(
+        self._appends = GroupCommit(
             engine,
             self.notifies,
             self.direct,
@@ -356,7 +334,7 @@ class Store:
         Returns once the action is committed; raises (and stores nothing of
         it) when the database refuses it. Appends of many tables made while
         a commit is under way are committed together by the next one (see
-        :class:`_GroupCommit`).
+        :class:`~pyrummy.server.storage.group_commit.GroupCommit`).
         """
         await self._appends.append(_Append(table_id, seq, seat, text, result, time.time()))
 
@@ -398,6 +376,35 @@ class Store:
                 update(TABLES_TABLE).where(TABLES_TABLE.c.id == table_id).values(bot_delay=delay)
             )
             await self._announce(connection, table_id, "meta")
+
+    async def resign(self, table_id: str, result: dict[str, Any]) -> bool:
+        """End a live table now with ``result`` (a seat resigned); False when it
+        was not live any more (over, closed, or resigned already)."""
+        async with self.transaction() as connection:
+            changed = await connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table_id, TABLES_TABLE.c.status == LIVE)
+                .values(status=OVER, finished_at=time.time(), result_json=json.dumps(result))
+            )
+            await self._announce(connection, table_id, "meta")
+        return bool(changed.rowcount == 1)
+
+    async def replace_seats(
+        self, table_id: str, seats: Sequence[SeatSpec], token_digests: Sequence[str | None]
+    ) -> bool:
+        """Change who sits where at a live table (a bot takes a person's seat);
+        False when the table was not live any more."""
+        async with self.transaction() as connection:
+            changed = await connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table_id, TABLES_TABLE.c.status == LIVE)
+                .values(
+                    seats_json=json.dumps([s.to_dict() for s in seats]),
+                    token_digests_json=json.dumps(list(token_digests)),
+                )
+            )
+            await self._announce(connection, table_id, "meta")
+        return bool(changed.rowcount == 1)
 
     async def table_ids(self, status: str | None = None) -> list[str]:
         async with self._sessions() as session:
@@ -482,6 +489,93 @@ class Store:
                 for row, n in rows
             ]
 
+    async def close_table(self, table_id: str) -> None:
+        """Mark a live table closed (its people left it)."""
+        async with self.transaction() as connection:
+            await connection.execute(
+                update(TABLES_TABLE)
+                .where(TABLES_TABLE.c.id == table_id, TABLES_TABLE.c.status == LIVE)
+                .values(status=CLOSED)
+            )
+
+    async def close_abandoned(self, cutoff: float) -> int:
+        """Close the live tables created before ``cutoff`` with no action since;
+        returns how many."""
+        recent = (
+            select(ACTIONS_TABLE.c.table_id)
+            .where(ACTIONS_TABLE.c.table_id == TABLES_TABLE.c.id, ACTIONS_TABLE.c.at >= cutoff)
+            .exists()
+        )
+        async with self.transaction() as connection:
+            result = await connection.execute(
+                update(TABLES_TABLE)
+                .where(
+                    TABLES_TABLE.c.status == LIVE,
+                    TABLES_TABLE.c.created_at < cutoff,
+                    ~recent,
+                )
+                .values(status=CLOSED)
+            )
+        return int(result.rowcount or 0)
+
+    async def quarantine(self, table_id: str) -> None:
+        """Mark the table unloadable so that no start tries it again (kept for study)."""
+        async with self.transaction() as connection:
+            await connection.execute(
+                update(TABLES_TABLE).where(TABLES_TABLE.c.id == table_id).values(status=QUARANTINED)
+            )
+
+    async def table_meta(self, table_id: str) -> TableMeta | None:
+        """What of a table may change besides its actions, as stored."""
+        columns = TABLES_TABLE.c
+        async with self.read() as connection:
+            row = (
+                await connection.execute(
+                    select(
+                        columns.acknowledged_json,
+                        columns.bot_delay,
+                        columns.status,
+                        columns.result_json,
+                        columns.seats_json,
+                        columns.token_digests_json,
+                    ).where(columns.id == table_id)
+                )
+            ).first()
+        if row is None:
+            return None
+        return TableMeta(
+            acknowledged={int(k): int(v) for k, v in json.loads(row[0] or "{}").items()},
+            bot_delay=float(row[1]),
+            status=row[2],
+            result=json.loads(row[3]) if row[3] else None,
+            seats=[SeatSpec.from_dict(s) for s in json.loads(row[4])],
+            token_digests=json.loads(row[5]),
+        )
+
+    async def last_action_at(self, table_id: str, not_seat: int | None = None) -> float | None:
+        """When the table's last action (by a seat other than ``not_seat``) was stored."""
+        query = select(func.max(ACTIONS_TABLE.c.at)).where(ACTIONS_TABLE.c.table_id == table_id)
+        if not_seat is not None:
+            query = query.where(ACTIONS_TABLE.c.seat != not_seat)
+        async with self.transaction() as connection:
+            value = await connection.scalar(query)
+        return None if value is None else float(value)
+
+    async def try_write(self) -> None:
+        """Raise unless the database takes a write now (a no-op update of one
+        row, rolled back; with no table yet, a read is all there is to try)."""
+        async with self.engine.connect() as connection:
+            transaction = await connection.begin()
+            try:
+                await connection.execute(
+                    text(
+                        "UPDATE tables SET status = status"
+                        " WHERE id = (SELECT id FROM tables LIMIT 1)"
+                    )
+                )
+            finally:
+                await transaction.rollback()
+
     async def close(self) -> None:
         await self._appends.drain()
         if self._appends.sqlite is not None:
@@ -491,191 +585,6 @@ class Store:
             await self.autocommit.dispose()
         if self.direct is not None:
             await self.direct.close()
-
-
-class ActionConflict(Exception):
-    """Action number ``seq`` of the table was stored already (by another server process)."""
-
-
-@dataclass
-class _Append:
-    table_id: str
-    seq: int
-    seat: int
-    text: str
-    result: dict[str, Any] | None
-    at: float
-    done: asyncio.Future[None] | None = None
-
-
-#: PostgreSQL: batches of actions written at once, each on a connection of its own.
-PARALLEL_WRITES = 4
-
-
-class _GroupCommit:
-    """Group commit of actions: one transaction for the appends that queued up
-    while the previous one was being committed.
-
-    Each append still returns only once it is durable, so "stored before
-    answered" holds; but a busy server pays one commit (and, on SQLite, one
-    hop to the driver's thread per statement) for many actions instead of
-    one each: Core statements cost ~0.2 ms of CPU per action alone, the
-    commit around them most of the rest, while a batch of 20 costs ~0.02 ms
-    an action. A batch the database refuses is retried one append at a
-    time, so only the faulty append fails. Appends of one table never share
-    a batch (a table awaits each before the next), so their order holds.
-    """
-
-    def __init__(
-        self,
-        engine: AsyncEngine,
-        notifies: bool = False,
-        direct: DirectPool | None = None,
-        sqlite: SqliteWriter | None = None,
-        parallel: int = 1,
-    ) -> None:
-        self.engine = engine
-        self.notifies = notifies
-        self.direct = direct
-        #: A SQLite file: each batch in one hop to a writer thread (sqlite_writer.py).
-        self.sqlite = sqlite
-        #: Batches written at once at most (each on its own connection).
-        self.parallel = parallel
-        self.queue: list[_Append] = []
-        self.writers: list[asyncio.Task[None]] = []
-
-    async def append(self, item: _Append) -> None:
-        loop = asyncio.get_running_loop()
-        item.done = loop.create_future()
-        self.queue.append(item)
-        writers = self.writers
-        if writers and (writers[0].done() or writers[0].get_loop() is not loop):
-            writers = self.writers = [w for w in writers if not w.done() and w.get_loop() is loop]
-        if len(writers) < self.parallel:
-            # A new batch starts at the next turn of the loop with what was
-            # queued until then, even while others are being written; past
-            # ``parallel`` the appends wait for the first writer free.
-            writers.append(loop.create_task(self._write_all()))
-        # A caller that goes away cancels only its own future (settling skips
-        # it), never the batch under way: no shield (a future and two
-        # callbacks more per action) is needed for that.
-        await item.done
-
-    async def drain(self) -> None:
-        """Wait until every queued append is written (or refused)."""
-        while live := [w for w in self.writers if not w.done()]:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(live[0])
-
-    async def _write_all(self) -> None:
-        batch: list[_Append] = []
-        try:
-            while self.queue:
-                batch, self.queue = self.queue, []
-                try:
-                    await self._write(batch)
-                except Exception:
-                    for item in batch:
-                        try:
-                            await self._write([item])
-                        except Exception as exc:
-                            _settle(item, exc)
-                        else:
-                            _settle(item, None)
-                else:
-                    for item in batch:
-                        _settle(item, None)
-                batch = []
-        except BaseException:
-            # Cancelled (the loop is shutting down): nobody may wait forever.
-            # An append whose outcome is unknown is reported as not stored;
-            # a table that then reloads reads the truth from the database.
-            for item in [*batch, *self.queue]:
-                _settle(item, ConnectionError("the store stopped while writing"))
-            self.queue = []
-            raise
-        finally:
-            with contextlib.suppress(ValueError):
-                self.writers.remove(asyncio.current_task())  # type: ignore[arg-type]
-
-    async def _write(self, batch: list[_Append]) -> None:
-        if self.sqlite is not None:
-            await self.sqlite.write(batch)
-            return
-        if self.direct is not None and all(item.result is None for item in batch):
-            # PostgreSQL, no match ends: the rows and their notifications in
-            # one statement (atomic on its own), one round trip.
-            try:
-                await self.direct.execute(
-                    "WITH stored AS (INSERT INTO actions (table_id, seq, seat, text, at)"
-                    " SELECT * FROM unnest(%s::text[], %s::int[], %s::int[], %s::text[],"
-                    " %s::float8[]) RETURNING 1)"
-                    " SELECT pg_notify(%s, payload)"
-                    " FROM unnest(%s::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n",
-                    (
-                        [a.table_id for a in batch],
-                        [a.seq for a in batch],
-                        [a.seat for a in batch],
-                        [a.text for a in batch],
-                        [a.at for a in batch],
-                        NOTIFY_CHANNEL,
-                        [notice_of(a) for a in batch],
-                    ),
-                )
-            except psycopg.errors.UniqueViolation as exc:
-                raise ActionConflict(str(exc)) from exc
-            return
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                insert(ACTIONS_TABLE),
-                [
-                    {
-                        "table_id": a.table_id,
-                        "seq": a.seq,
-                        "seat": a.seat,
-                        "text": a.text,
-                        "at": a.at,
-                    }
-                    for a in batch
-                ],
-            )
-            for item in batch:
-                if item.result is not None:
-                    await connection.execute(
-                        update(TABLES_TABLE)
-                        .where(TABLES_TABLE.c.id == item.table_id)
-                        .values(
-                            status="over",
-                            finished_at=item.at,
-                            result_json=json.dumps(item.result),
-                        )
-                    )
-            if self.notifies:
-                # Delivered at commit, to every server process (see cluster.py);
-                # one statement for the batch, not a round trip per action.
-                await connection.execute(
-                    text(
-                        "SELECT pg_notify(:channel, payload)"
-                        " FROM unnest(CAST(:payloads AS text[])) WITH ORDINALITY AS p(payload, n)"
-                        " ORDER BY n"
-                    ),
-                    {
-                        "channel": NOTIFY_CHANNEL,
-                        "payloads": [notice_of(item) for item in batch],
-                    },
-                )
-
-
-def notice_of(item: _Append) -> str:
-    """The NOTIFY payload of a stored action: ``table:seq:seat:text``.
-
-    It carries the action itself (at most 200 characters; a payload may have
-    8000), so that the other processes apply it without reading it back.
-
-    >>> notice_of(_Append("t1", 7, 2, "discard 9H", None, 0.0))
-    't1:7:2:discard 9H'
-    """
-    return f"{item.table_id}:{item.seq}:{item.seat}:{item.text}"
 
 
 def parse_acknowledgement(payload: str) -> tuple[int, int] | None:
@@ -708,15 +617,6 @@ def parse_notice(payload: str) -> tuple[str, str, StoredAction | None]:
     if what.isdigit() and seat.isdigit() and text:
         return table_id, what, StoredAction(int(what), int(seat), text)
     return table_id, what, None
-
-
-def _settle(item: _Append, error: Exception | None) -> None:
-    if item.done is None or item.done.done():
-        return
-    if error is None:
-        item.done.set_result(None)
-    else:
-        item.done.set_exception(error)
 
 
 def upgrade_schema(connection: Connection) -> None:

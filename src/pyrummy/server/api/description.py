@@ -1,14 +1,43 @@
-"""The API's introduction: the top of the ``/api`` reference and of OpenAPI."""
+"""The API's introduction: the top of the ``/api`` reference and of OpenAPI.
+
+What it says of seat tokens and of the table's WebSocket is written from the
+declarations the server runs (:data:`pyrummy.server.seats.TOKEN_WAYS`,
+:data:`pyrummy.server.api.table_socket.HANDSHAKE`), so it cannot describe a
+way the server refuses.
+"""
 
 from __future__ import annotations
 
-API_DESCRIPTION = """
+from typing import Any
+
+from pyrummy.server.api.table_socket import HANDSHAKE
+from pyrummy.server.seats import TOKEN_WAYS
+
+
+def _ways(http: bool) -> str:
+    ways = [way.text for way in TOKEN_WAYS if (way.http if http else way.websocket)]
+    return "; ".join(ways)
+
+
+def socket_reference() -> dict[str, Any]:
+    """The table's WebSocket as the reference page prints it."""
+    return {
+        "path": HANDSHAKE.path,
+        "summary": "Live events, numbered, and the person's moves.",
+        "token": _ways(http=False),
+        "query": list(HANDSHAKE.query),
+        "subprotocols": list(HANDSHAKE.subprotocols),
+        "close_codes": list(HANDSHAKE.close_codes),
+    }
+
+
+_DESCRIPTION = """
 The web game's JSON API. The server decides no rule: actions go to the rules
 core, and every answer for a seat is built from that seat's observation.
 
 **Seats.** `POST /api/tables` returns a secret token for each person's seat
-(also set as an HttpOnly cookie). Send it as `X-Seat-Token` (or
-`Authorization: Bearer ...`). Without a token you are a spectator.
+(also set as an HttpOnly cookie). Send it as HTTP_WAYS. Without a token
+you are a spectator. A token never travels in a URL.
 
 **Actions** are text: `draw stock`, `draw discard`, `decline`, `discard 7H`,
 `knock 7H`, `meld 7H 8H 9H`, `layoff 9H 2` (table meld number from 0),
@@ -16,8 +45,8 @@ core, and every answer for a seat is built from that seat's observation.
 illegal action is a 4xx with a message (in `Accept-Language` or `?lang=`
 en/ru) and changes nothing.
 
-**Live events.** `WS /api/tables/{id}/ws?since=N` (token as `?token=`, a
-header or the cookie). Every accepted action is event number `seq`
+**Live events.** `WS /api/tables/{id}/ws?since=N`, the token as
+SOCKET_WAYS. Every accepted action is event number `seq`
 (1, 2, ...). On connect the server sends the events after `N` as
 `{"type": "event", "seq", "seat", "action", "kind"}` (the knock card hidden
 from other seats), then `{"type": "state", "seq", "state", "resync"}`: a
@@ -44,6 +73,15 @@ socket). A spectator's socket gets 401 `seat.token_missing`; a message over
 client's action rate (429, `retry_after`) is refused and changes nothing;
 after 10 refusals the socket is closed (1008). The POSTs stay.
 
+**Resigning.** `POST /api/tables/{id}/resign` (the seat's token, as for
+an action) gives the match up: against bots the match ends at once, lost by
+the resigning seat; at a friends' table a bot plays that seat to the end and
+the token no longer plays it.
+
 **Storage.** Every action is stored in the transaction that applies it;
 tables resume exactly after a restart, even after SIGKILL.
 """
+
+API_DESCRIPTION = _DESCRIPTION.replace("HTTP_WAYS", _ways(http=True)).replace(
+    "SOCKET_WAYS", _ways(http=False)
+)

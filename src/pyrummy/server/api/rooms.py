@@ -1,0 +1,301 @@
+"""The API of private tables for friends (rooms); the logic is in :mod:`rooms`.
+
+* ``POST /api/rooms`` — a room: the game, and per seat ``you``/``open``/``bot``.
+* ``GET  /api/rooms/{code}`` — the waiting room (or the started table's id).
+* ``POST /api/rooms/{code}/join`` — sit in the first open seat (a name).
+* ``POST /api/rooms/{code}/leave`` — leave before the start.
+* ``PUT  /api/rooms/{code}/seats/{n}`` — the creator makes an open seat a bot (or back).
+* ``POST /api/rooms/{code}/start`` — the creator starts when every seat is taken
+  (within the server's caps on unfinished tables, as ``POST /api/tables``).
+* ``POST /api/rooms/{code}/again`` — the creator: a new match, the same people.
+* ``POST /api/rooms/{code}/poll`` — "I am here" (seat or watcher), the room and new chat.
+* ``POST /api/rooms/{code}/chat`` — a short message of a seated person.
+* ``GET  /api/tables/{id}/room`` — the room a table belongs to (``{"room": null}``: none).
+* ``GET  /join/{code}`` — the link friends get: the page, on the room.
+
+The seat token travels as a table's does (:data:`pyrummy.server.seats.TOKEN_WAYS`,
+the room's own cookie), never in a URL.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import RedirectResponse
+from pydantic import Field, field_validator
+
+from pyrummy.server.deps import Client, RoomsDep, ServicesDep
+from pyrummy.server.rooms import Room, normalize_code
+from pyrummy.server.schemas import BotName, OptionValue, Strict, option_maximum
+from pyrummy.server.seats import ROOM_COOKIE, seat_token, set_seat_cookie
+from pyrummy.server.tables import TableError
+
+NAME_MAX = 24
+CHAT_MAX = 200
+_NAME_FORBIDDEN = re.compile(r"[,\"\\\[\]<>]")
+
+
+def clean_name(value: str) -> str:
+    """A display name: 1-24 printable characters, spaces trimmed.
+
+    >>> clean_name("  Anna ")
+    'Anna'
+    >>> clean_name("a\\nb")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name is 1-24 letters, digits or signs, without control characters or , " \\ [ ] < >
+    """
+    value = value.strip()
+    if (
+        not 1 <= len(value) <= NAME_MAX
+        or _NAME_FORBIDDEN.search(value)
+        or any(unicodedata.category(ch).startswith("C") for ch in value)
+    ):
+        raise ValueError(
+            f"a name is 1-{NAME_MAX} letters, digits or signs,"
+            ' without control characters or , " \\ [ ] < >'
+        )
+    return value
+
+
+def clean_chat(value: str) -> str:
+    value = " ".join(value.split())
+    if not 1 <= len(value) <= CHAT_MAX or any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") and ch != "\u200d" for ch in value
+    ):
+        raise ValueError(f"a message is 1-{CHAT_MAX} characters, without control characters")
+    return value
+
+
+Name = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class RoomSeatChoice(Strict):
+    kind: Literal["you", "open", "bot"]
+    bot: BotName | None = None
+
+
+class CreateRoom(Strict):
+    """A private table: the game and options as for ``POST /api/tables``, then
+    per seat who sits there (exactly one ``you``, at least one ``open``)."""
+
+    preset: Annotated[str, Field(min_length=1, max_length=32)] = "knock"
+    options: Annotated[
+        dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=20)
+    ] = Field(default_factory=dict)
+    seats: Annotated[list[RoomSeatChoice], Field(min_length=2, max_length=6)]
+    name: Name
+    #: Seconds (one of the server's choices, ``GET /api/rooms/options``); 0: none.
+    turn_timer: Annotated[int, Field(ge=0, le=3600)] = 0
+    grace: Annotated[int, Field(ge=1, le=3600)] | None = None
+    bot_delay: Annotated[float, Field(ge=0, le=10)] | None = None
+
+    _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
+
+    @field_validator("options")
+    @classmethod
+    def _bounded(cls, options: dict[str, Any]) -> dict[str, Any]:
+        for key, value in options.items():
+            too_big = isinstance(value, int) and value > option_maximum(key)
+            if too_big and not isinstance(value, bool):
+                raise ValueError(f"option {key} is at most {option_maximum(key)}")
+        return options
+
+
+class JoinRoom(Strict):
+    name: Name
+
+    _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
+
+
+class SetSeat(Strict):
+    kind: Literal["open", "bot"]
+    bot: BotName | None = None
+
+
+class Poll(Strict):
+    #: Chat messages after this id (-1: none wanted).
+    since: Annotated[int, Field(ge=-1, le=2**31)] = -1
+    #: The person used the page since the last poll (clears "away").
+    active: bool = False
+    #: A spectator's random id (kept by its browser) and name for the watchers' list.
+    watcher: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,32}$")] | None = None
+    name: Name | None = None
+
+    _name = field_validator("name")(
+        classmethod(lambda cls, v: None if v is None else clean_name(v))
+    )
+
+
+class ChatMessage(Strict):
+    text: Annotated[str, Field(min_length=1, max_length=400)]
+
+    _text = field_validator("text")(classmethod(lambda cls, v: clean_chat(v)))
+
+
+def room_token(request: Request, code: str) -> str | None:
+    """The token of a seat in room ``code`` (None: a watcher)."""
+    return seat_token(request, ROOM_COOKIE + normalize_code(code)[:8])
+
+
+async def _room_token(request: Request, code: str) -> str | None:
+    return room_token(request, code)
+
+
+#: The seat token the request carries for room ``{code}``.
+RoomToken = Annotated[str | None, Depends(_room_token)]
+
+router = APIRouter(tags=["rooms"])
+
+
+def _set_cookie(response: Response, room: Room, token: str, secure: bool) -> None:
+    set_seat_cookie(response, ROOM_COOKIE + room.code, token, f"/api/rooms/{room.code}", secure)
+
+
+@router.post("/api/rooms", status_code=201)
+async def create_room(
+    body: CreateRoom, request: Request, response: Response, services: ServicesDep
+) -> dict[str, Any]:
+    """A private table for friends; the answer holds the room code and the
+    creator's seat token (also an HttpOnly cookie)."""
+    rooms = services.rooms
+    grace = rooms.settings.default_grace if body.grace is None else body.grace
+    delay = services.settings.bot_delay if body.bot_delay is None else body.bot_delay
+    room, token = await rooms.create(
+        body.preset,
+        dict(body.options),
+        [(s.kind, s.bot) for s in body.seats],
+        body.name,
+        body.turn_timer,
+        grace,
+        delay,
+    )
+    _set_cookie(response, room, token, services.secure_cookie(request))
+    return {"room": await rooms.view(room, room.creator), "seat": room.creator, "token": token}
+
+
+@router.get("/api/rooms/options")
+async def room_options(rooms: RoomsDep) -> dict[str, Any]:
+    """The grace periods and turn timers a creator may choose here."""
+    settings = rooms.settings
+    return {
+        "grace_choices": list(settings.grace_choices),
+        "default_grace": settings.default_grace,
+        "turn_timers": list(settings.turn_timer_choices),
+    }
+
+
+@router.get("/api/rooms/{code}")
+async def get_room(code: str, rooms: RoomsDep, token: RoomToken) -> dict[str, Any]:
+    """The waiting room, or the started table's id."""
+    room = await rooms.load(code)
+    return await rooms.view(room, room.seat_of_token(token))
+
+
+@router.post("/api/rooms/{code}/join")
+async def join_room(
+    code: str,
+    body: JoinRoom,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    token: RoomToken,
+) -> dict[str, Any]:
+    """Sit in the first open seat (409 when full or started, 404 for a wrong code)."""
+    rooms = services.rooms
+    room, seat, new_token = await rooms.join(code, body.name, token)
+    if new_token is not None:
+        _set_cookie(response, room, new_token, services.secure_cookie(request))
+    return {"room": await rooms.view(room, seat), "seat": seat, "token": new_token}
+
+
+@router.post("/api/rooms/{code}/leave")
+async def leave_room(
+    code: str, response: Response, rooms: RoomsDep, token: RoomToken
+) -> dict[str, Any]:
+    """Leave before the start (the creator leaving closes the room)."""
+    room = await rooms.leave(code, token)
+    response.delete_cookie(ROOM_COOKIE + room.code, path=f"/api/rooms/{room.code}")
+    return await rooms.view(room, None)
+
+
+@router.put("/api/rooms/{code}/seats/{index}")
+async def set_room_seat(
+    code: str,
+    index: Annotated[int, Field(ge=1, le=6)],
+    body: SetSeat,
+    rooms: RoomsDep,
+    token: RoomToken,
+) -> dict[str, Any]:
+    """The creator fills open seat ``index`` (from 1) with a bot, or opens it again."""
+    room = await rooms.set_seat(code, index - 1, body.kind, body.bot, token)
+    return await rooms.view(room, room.creator)
+
+
+@router.post("/api/rooms/{code}/start")
+async def start_room(
+    code: str, services: ServicesDep, token: RoomToken, client: Client
+) -> dict[str, Any]:
+    """The creator starts the match (409 while a seat is still open; 429 or
+    503 when the caps on unfinished tables refuse one more, nothing stored)."""
+    rooms = services.rooms
+    room = await rooms.start(code, token, lambda: services.check_table_caps(client))
+    services.created_by.add(client, str(room.table_id))
+    return await rooms.view(room, room.creator)
+
+
+@router.post("/api/rooms/{code}/again")
+async def again(
+    code: str, services: ServicesDep, token: RoomToken, client: Client
+) -> dict[str, Any]:
+    """After the match: a new one with the same people (the creator asks)."""
+    rooms = services.rooms
+    room = await rooms.again(code, token, lambda: services.check_table_caps(client))
+    services.created_by.add(client, str(room.table_id))
+    return await rooms.view(room, room.creator)
+
+
+@router.post("/api/rooms/{code}/poll")
+async def poll(code: str, body: Poll, rooms: RoomsDep, token: RoomToken) -> dict[str, Any]:
+    """Say "I am here" and get the room (presence, watchers, new chat)."""
+    room = await rooms.load(code)
+    seat = room.seat_of_token(token)
+    if seat is not None:
+        name = room.seats[seat].name or str(seat + 1)
+        await rooms.seen(room, f"seat:{seat}", name, body.active, seat)
+    elif body.watcher is not None:
+        await rooms.seen(room, f"watch:{body.watcher}", body.name or "?", False, None)
+    return await rooms.view(room, seat, body.since)
+
+
+@router.post("/api/rooms/{code}/chat", status_code=201)
+async def chat(code: str, body: ChatMessage, rooms: RoomsDep, token: RoomToken) -> dict[str, Any]:
+    """A short message to the table, from a seated person (rate-limited)."""
+    room = await rooms.load(code)
+    seat = room.seat_of_token(token)
+    if seat is None:
+        raise TableError(401, "seat.token_missing")
+    await rooms.say(room, seat, body.text)
+    return {"ok": True}
+
+
+@router.get("/api/tables/{table_id}/room")
+async def room_of_table(table_id: str, rooms: RoomsDep) -> dict[str, Any]:
+    """The room of a friends' table, for the table page's panel; ``{"room": null}``
+    when the table has no room (a table against bots)."""
+    room = await rooms.by_table_or_none(table_id)
+    if room is None:
+        return {"room": None}
+    return await rooms.view(room, None)
+
+
+@router.get("/join/{code}", include_in_schema=False)
+async def join_link(code: str) -> RedirectResponse:
+    """The link friends get: the page, on the room."""
+    clean = normalize_code(code)
+    if not re.fullmatch(r"[A-Z0-9]{1,12}", clean):
+        clean = ""
+    return RedirectResponse(f"/#/room/{clean}", status_code=303)

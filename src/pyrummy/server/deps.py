@@ -1,0 +1,85 @@
+"""The typed dependencies routes declare: the server's parts and the caller.
+
+Each is an ``Annotated[..., Depends(...)]`` alias (``TablesDep``, ``SeatToken``…),
+so a route says what it needs in its signature and a test can override one
+part (``app.dependency_overrides``). All are ``async``: FastAPI runs a plain
+``def`` dependency in its thread pool, a thread hop per request.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
+
+from pyrummy.server.messages import pick_language
+from pyrummy.server.rooms import Rooms
+from pyrummy.server.seats import table_token
+from pyrummy.server.services import Services
+from pyrummy.server.settings import Settings
+from pyrummy.server.storage import Store
+from pyrummy.server.tables import TableManager
+
+
+def services_of(connection: HTTPConnection) -> Services:
+    """The app's :class:`Services` (set by ``create_app``)."""
+    services: Services = connection.app.state.services
+    return services
+
+
+async def _services(connection: HTTPConnection) -> Services:
+    return services_of(connection)
+
+
+async def _settings(connection: HTTPConnection) -> Settings:
+    return services_of(connection).settings
+
+
+async def _store(connection: HTTPConnection) -> Store:
+    return services_of(connection).store
+
+
+async def _tables(connection: HTTPConnection) -> TableManager:
+    return services_of(connection).tables
+
+
+async def _rooms(connection: HTTPConnection) -> Rooms:
+    return services_of(connection).rooms
+
+
+def request_language(connection: HTTPConnection) -> str:
+    """The language of answers: ``?lang=``, else ``Accept-Language``, else English."""
+    return pick_language(
+        connection.headers.get("accept-language"), connection.query_params.get("lang")
+    )
+
+
+async def _language(request: Request) -> str:
+    return request_language(request)
+
+
+async def _table_token(request: Request, table_id: str) -> str | None:
+    return table_token(request, table_id)
+
+
+def client_of(connection: HTTPConnection) -> str:
+    """The client's address (as a trusted proxy forwarded it, if any)."""
+    return connection.client.host if connection.client else "unknown"
+
+
+async def _client(request: Request) -> str:
+    return client_of(request)
+
+
+ServicesDep = Annotated[Services, Depends(_services)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+StoreDep = Annotated[Store, Depends(_store)]
+TablesDep = Annotated[TableManager, Depends(_tables)]
+RoomsDep = Annotated[Rooms, Depends(_rooms)]
+#: The answer's language (``?lang=`` or ``Accept-Language``).
+Lang = Annotated[str, Depends(_language)]
+#: The seat token the request carries for table ``{table_id}`` (None: a spectator).
+SeatToken = Annotated[str | None, Depends(_table_token)]
+#: The client's address, for the per-client caps.
+Client = Annotated[str, Depends(_client)]

@@ -1,0 +1,96 @@
+"""The database schema: the one MetaData every statement of the server is written against.
+
+``tables`` and ``actions`` hold the tables of play (ORM rows, for the reads
+that build a table); ``rooms``, ``room_presence`` and ``room_chat`` hold the
+rooms of friends (Core tables). Alembic's revisions (:mod:`pyrummy.server.migrations`)
+create them; this module says what the code expects to find.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy
+from sqlalchemy import BigInteger, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    options_json: Mapped[str] = mapped_column(Text)
+    seats_json: Mapped[str] = mapped_column(Text)
+    token_digests_json: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    bot_delay: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(8), index=True)
+    result_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Per human seat, how many finished deals that person has seen the
+    # showdown of ("Next deal"): so a restart shows exactly what they saw.
+    acknowledged_json: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    at: Mapped[float] = mapped_column(Float)
+
+
+ROOMS = sqlalchemy.Table(
+    "rooms",
+    Base.metadata,
+    sqlalchemy.Column("code", sqlalchemy.String(8), primary_key=True),
+    sqlalchemy.Column("created_at", sqlalchemy.Float),
+    sqlalchemy.Column("started_at", sqlalchemy.Float, nullable=True),
+    sqlalchemy.Column("status", sqlalchemy.String(8)),
+    sqlalchemy.Column("version", sqlalchemy.Integer),
+    sqlalchemy.Column("preset", sqlalchemy.String(32)),
+    sqlalchemy.Column("options_json", sqlalchemy.Text),
+    sqlalchemy.Column("seats_json", sqlalchemy.Text),
+    sqlalchemy.Column("creator", sqlalchemy.Integer),
+    sqlalchemy.Column("turn_timer", sqlalchemy.Integer),
+    sqlalchemy.Column("grace", sqlalchemy.Float),
+    sqlalchemy.Column("bot_delay", sqlalchemy.Float),
+    sqlalchemy.Column("table_id", sqlalchemy.String(32), nullable=True),
+    sqlalchemy.Column("tables_json", sqlalchemy.Text),
+    sqlalchemy.Column("away_json", sqlalchemy.Text),
+)
+PRESENCE = sqlalchemy.Table(
+    "room_presence",
+    Base.metadata,
+    sqlalchemy.Column("code", sqlalchemy.String(8), primary_key=True),
+    sqlalchemy.Column("who", sqlalchemy.String(48), primary_key=True),
+    sqlalchemy.Column("name", sqlalchemy.String(32)),
+    sqlalchemy.Column("seen_at", sqlalchemy.Float),
+)
+CHAT = sqlalchemy.Table(
+    "room_chat",
+    Base.metadata,
+    sqlalchemy.Column("id", sqlalchemy.Integer, primary_key=True, autoincrement=True),
+    sqlalchemy.Column("code", sqlalchemy.String(8)),
+    sqlalchemy.Column("seat", sqlalchemy.Integer),
+    sqlalchemy.Column("name", sqlalchemy.String(32)),
+    sqlalchemy.Column("text", sqlalchemy.String(200)),
+    sqlalchemy.Column("at", sqlalchemy.Float),
+)
+
+#: The statuses of a stored table: played, finished, closed because its people
+#: left (not resumed at start), or set aside because it no longer loads (kept
+#: for study, not deleted).
+LIVE, OVER, CLOSED, QUARANTINED = "live", "over", "closed", "broken"
+#: The tables of play as Core objects, for the statements on the hot path of play.
+ACTIONS_TABLE = Base.metadata.tables["actions"]
+TABLES_TABLE = Base.metadata.tables["tables"]
