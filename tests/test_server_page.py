@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from pyrummy.bots.registry import BOT_NAMES, DIFFICULTIES
-from pyrummy.core.deal.families import family_of
+from pyrummy.core.families import family_of
 from pyrummy.core.rules import find_rules
 from pyrummy.server.api.table_socket import HANDSHAKE
 from pyrummy.server.seats import TABLE_COOKIE, TOKEN_WAYS, TokenWay
@@ -80,6 +80,7 @@ def test_presets_say_what_each_family_can_do(client: TestClient) -> None:
     for name, preset in presets.items():
         policy = family_of(find_rules(name))
         capabilities = preset["capabilities"]
+        assert capabilities == policy.capabilities()
         for attribute in ("knocks", "table_play", "out_by_discard", "wall", "nobody_out"):
             assert capabilities[attribute] == getattr(policy, attribute)
     assert presets["rummy"]["capabilities"]["table_play"] is True

@@ -45,6 +45,8 @@ def test_alone_against_bots_the_match_ends_lost_by_the_person(client: TestClient
     assert answer["resignation"] == {"seat": 0, "ended": True, "bot": None}
     assert answer["over"] is True and answer["resigned"] == 0
     assert answer["table"]["status"] == "over" and answer["match"]["over"] is True
+    # The score sheet the page shows names the bots as winners, whatever the totals.
+    assert answer["match"]["winners"] == [1, 2]
     assert answer["seat"] == 0 and answer["legal_actions"] == []
     # The table as anybody reads it now, and the bots no longer move.
     seq = answer["seq"]

@@ -36,7 +36,7 @@ from starlette.responses import Response
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal import Deal
-from pyrummy.core.deal.families import family_of
+from pyrummy.core.families import family_of
 from pyrummy.core.match import Match
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
@@ -62,27 +62,16 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
     }
 
 
-#: What a game family can do, as the page needs to know it (the family
-#: policy's class attributes: pyrummy.core.deal.families).
-CAPABILITIES = ("name", "knocks", "table_play", "out_by_discard", "wall", "nobody_out")
-
-
 def family_capabilities(rules: Rules) -> dict[str, Any]:
-    """What ``rules``'s family can do: knocks, melds and lay-offs at the table
-    (``table_play``), going out by a discard, a wall, how a deal nobody went
-    out of is settled.
+    """What ``rules``'s family can do, as its policy declares it (knocks, melds and
+    lay-offs at the table, going out by a discard, a wall, how a deal nobody went
+    out of is settled).
 
     >>> from pyrummy.core.rules import find_rules
     >>> family_capabilities(find_rules("gin"))["knocks"], family_capabilities(find_rules("rummy"))["table_play"]
     (True, True)
     """
-    policy = family_of(rules)
-    declared = getattr(policy, "capabilities", None)
-    if callable(declared):
-        return {k: _jsonable(v) for k, v in dict(declared()).items()}
-    return {
-        name: _jsonable(getattr(policy, name)) for name in CAPABILITIES if hasattr(policy, name)
-    }
+    return {k: _jsonable(v) for k, v in family_of(rules).capabilities().items()}
 
 
 def _jsonable(value: object) -> object:
@@ -159,6 +148,13 @@ def match_summary(match: Match, finished: list[dict[str, Any]] | None = None) ->
         "winners": list(standings.winners),
         "deals": deals,
     }
+
+
+def _resigned_summary(summary: dict[str, Any], resigned: int) -> dict[str, Any]:
+    """The score sheet of a match given up by seat ``resigned``: over, and won by
+    every other seat (as the stored result says), whatever the totals."""
+    seats = len(summary["totals"])
+    return summary | {"over": True, "winners": [s for s in range(seats) if s != resigned]}
 
 
 def observation_dict(observation: Observation) -> dict[str, Any]:
@@ -322,7 +318,7 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
         "observation": _current_observation_dict(observation, match.deal, views),
         "legal_actions": [str(a) for a in legal],
         "awaiting_continue": seat in table.awaiting,
-        "match": summary if table.resigned is None else summary | {"over": True},
+        "match": summary if table.resigned is None else _resigned_summary(summary, table.resigned),
         # Whether the match is over (played out or given up), and the seat
         # that resigned it (None: nobody did).
         "over": table.is_over,

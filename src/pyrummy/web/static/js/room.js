@@ -614,6 +614,7 @@ export class RoomPanel {
   async start() {
     try {
       const room = await call("GET", `/api/tables/${this.tableId}/room`);
+      if (!room || !room.code) return; // not a friends' table: no panel
       this.code = room.code;
     } catch (_) {
       return; // not a friends' table: no panel
