@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from pyrummy.research.batched.deadwood import IntArray
+from pyrummy.research.batched.deadwood import IntArray, MaskArray
 from pyrummy.research.batched.engine import BITS, OVER, ZERO, BatchedDeals
 from pyrummy.research.encoding import CARDS, PHASES, observation_blocks, observation_size
 
@@ -59,13 +59,10 @@ class BatchedEncoder:
         writes must be zero)."""
         return np.zeros((rows, self.size), np.float32)
 
-    def encode(self, rows: IntArray, observers: IntArray, out: FloatArray) -> FloatArray:
-        """Write the vector of each row ``rows[i]`` as seen by seat
-        ``observers[i]`` into ``out[i]`` (a :meth:`new_buffer`); returns ``out``."""
+    def plane_masks(self, rows: IntArray, observers: IntArray) -> MaskArray:
+        """The card planes of each row as masks: (rows, planes) uint64."""
         deals, n = self.deals, self.players
         count = rows.shape[0]
-        if count == 0:
-            return out
         seat = deals.seat[rows]
         over = deals.phase[rows] == OVER
         masks = np.empty((count, self.planes), np.uint64)
@@ -81,26 +78,109 @@ class BatchedEncoder:
             other = (observers + r) % n
             masks[:, 3 + r] = deals.taken_held[rows, other]
             masks[:, 2 + n + r] = deals.public[rows, other]
-        planes = _BYTE_BITS[masks.view(np.uint8)].reshape(count, self.planes, 64)
-        for plane in range(self.planes):
-            out[:, plane * CARDS : (plane + 1) * CARDS] = planes[:, plane, :CARDS]
+        return masks
+
+    def tail(self, rows: IntArray, observers: IntArray) -> FloatArray:
+        """The entries from ``hand_sizes`` to the end (``to_play``) of each row."""
+        deals, n = self.deals, self.players
+        count = rows.shape[0]
         off = self.offsets
+        first = off["hand_sizes"]
+        block = np.zeros((count, self.size - first), np.float32)
         sizes = np.bitwise_count(deals.hands[rows]).astype(np.float64) / self.full_hand
         order = (observers[:, None] + np.arange(n)[None, :]) % n
-        relative = np.take_along_axis(sizes, order, axis=1)
-        out[:, off["hand_sizes"] : off["hand_sizes"] + n] = np.minimum(relative, 1.0)
-        counts = off["counts"]
-        out[:, counts] = (deals.deck_size - deals.stock_pos[rows]) / deals.deck_size
-        out[:, counts + 1] = np.minimum(deals.turn[rows] / deals.turn_cap, 1.0)
+        block[:, :n] = np.minimum(np.take_along_axis(sizes, order, axis=1), 1.0)
+        counts = off["counts"] - first
+        block[:, counts] = (deals.deck_size - deals.stock_pos[rows]) / deals.deck_size
+        block[:, counts + 1] = np.minimum(deals.turn[rows] / deals.turn_cap, 1.0)
         line = np.arange(count)
-        phase = off["phase"]
-        out[:, phase : phase + self.phases] = 0.0
-        out[line, phase + deals.phase[rows]] = 1.0
-        dealer = off["dealer"]
-        out[:, dealer : dealer + n] = 0.0
-        out[line, dealer + (deals.dealer[rows] - observers) % n] = 1.0
-        to_play = off["to_play"]
-        out[:, to_play : to_play + n] = 0.0
-        playing = ~over
-        out[line[playing], to_play + (seat[playing] - observers[playing]) % n] = 1.0
+        phase = deals.phase[rows]
+        block[line, off["phase"] - first + phase] = 1.0
+        block[line, off["dealer"] - first + (deals.dealer[rows] - observers) % n] = 1.0
+        playing = phase != OVER
+        seat = deals.seat[rows]
+        to_play = off["to_play"] - first + (seat[playing] - observers[playing]) % n
+        block[line[playing], to_play] = 1.0
+        return block
+
+    def encode(self, rows: IntArray, observers: IntArray, out: FloatArray) -> FloatArray:
+        """Write the vector of each row ``rows[i]`` as seen by seat
+        ``observers[i]`` into ``out[i]`` (a :meth:`new_buffer`); returns ``out``."""
+        if rows.shape[0] == 0:
+            return out
+        masks = self.plane_masks(rows, observers)
+        bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
+        planes = bits.reshape(rows.shape[0], self.planes, 64)
+        for plane in range(self.planes):
+            out[:, plane * CARDS : (plane + 1) * CARDS] = planes[:, plane, :CARDS]
+        out[:, self.offsets["hand_sizes"] :] = self.tail(rows, observers)
         return out
+
+
+class IncrementalEncoder:
+    """The observations of every row of a batch kept in one buffer, updated in place.
+
+    Between two steps a row's card planes change in a few cards (a draw, a
+    discard; a new observer's hand differs from the last one's in about
+    twenty), so :meth:`update` flips only the entries whose card changed
+    (the masks last written are kept) and rewrites the short tail of
+    counts and one-hot blocks. :attr:`view` is the buffer, read-only.
+    """
+
+    def __init__(self, encoder: BatchedEncoder) -> None:
+        self.encoder = encoder
+        batch = encoder.deals.batch
+        self.buffer = encoder.new_buffer(batch)
+        self.view: FloatArray = self.buffer.view()
+        self.view.flags.writeable = False
+        self.written = np.zeros((batch, encoder.planes), np.uint64)
+        self.rows = np.arange(batch)
+        self._tail = encoder.offsets["hand_sizes"]
+
+    def update(self, observers: IntArray) -> FloatArray:
+        """Bring every row up to date as seen by ``observers``; the read-only view."""
+        encoder = self.encoder
+        planes = encoder.planes
+        masks = encoder.plane_masks(self.rows, observers)
+        changed = masks ^ self.written
+        self.written = masks
+        flips = np.bitwise_count(changed)
+        # A plane that changed in many cards (a new observer's hand) is
+        # written whole from the suit table; a few cards are flipped one by one.
+        whole = flips > _FEW
+        for plane in range(planes):
+            rows = np.flatnonzero(whole[:, plane])
+            if rows.size:
+                suits = _suits(masks[rows, plane])
+                start = plane * CARDS
+                self.buffer[rows, start : start + 52] = _SUIT_FLOATS[suits].reshape(-1, 52)
+        few = np.flatnonzero(((flips > 0) & ~whole).reshape(-1))
+        if few.size:
+            words = changed.reshape(-1)[few]
+            flat = self.buffer.reshape(-1)
+            row, plane = np.divmod(few, planes)
+            base = row * encoder.size + plane * CARDS
+            while base.size:
+                lowest = words & (~words + np.uint64(1))
+                at = base + np.log2(lowest.astype(np.float64)).astype(np.int64)
+                flat[at] = 1.0 - flat[at]
+                words = words ^ lowest
+                left = words != 0
+                words = words[left]
+                base = base[left]
+        self.buffer[:, self._tail :] = encoder.tail(self.rows, observers)
+        return self.view
+
+
+#: Above this many changed cards a plane is rewritten whole.
+_FEW: Final = 4
+#: 13-bit suit pattern -> its 13 bits as float32 (rank 0 first).
+_SUIT_FLOATS: Final = np.unpackbits(
+    np.arange(1 << 13, dtype="<u2").view(np.uint8).reshape(-1, 2), axis=1, bitorder="little"
+)[:, :13].astype(np.float32)
+
+
+def _suits(masks: MaskArray) -> IntArray:
+    """The four 13-bit suit patterns of each mask: (rows, 4)."""
+    m = masks.astype(np.int64)
+    return np.stack((m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, (m >> 39) & 0x1FFF), axis=1)

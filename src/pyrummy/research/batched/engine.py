@@ -35,13 +35,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pyrummy.core.actions import action_space
-from pyrummy.core.cards import ALL_CARDS, N_STANDARD, CardSet
+from pyrummy.core.cards import ALL_CARDS, N_STANDARD
 from pyrummy.core.errors import RulesError
 from pyrummy.core.rules import Rules
-from pyrummy.core.settlement import settle
 from pyrummy.core.values import value_table
 from pyrummy.research.batched.deadwood import IntArray, MaskArray, deadwoods, suit_table
-from pyrummy.research.encoding import deal_rewards
+from pyrummy.research.batched.gin_showdown import gin_rewards
 
 #: Phase codes: the index of each phase in the encoding's phase block.
 DEAL, DRAW, DECLINE, MELD, DISCARD, OVER = range(6)
@@ -303,10 +302,9 @@ class BatchedDeals:
             self.rewards[rows] = self._knock_rewards(self.hands[rows], knocker)
 
     def _gin_rewards(self, row: int, knocker: int) -> tuple[float, ...]:
-        """A gin knock is settled by the core (lay-offs and the knocker's
-        arrangement; about one deal in forty of random play ends so)."""
-        hands = [CardSet(int(mask)) for mask in self.hands[row]]
-        return deal_rewards(settle(hands, knocker, self.rules), self.rules)
+        """A gin knock, settled on ints (:mod:`~pyrummy.research.batched.gin_showdown`)."""
+        hands = self.hands[row].tolist()
+        return gin_rewards(knocker, hands[knocker], hands[1 - knocker], self.rules)
 
     def _knock_rewards(self, hands: MaskArray, knocker: IntArray) -> FloatArray:
         """:func:`~pyrummy.core.settlement.knock_transfers`, row by row at once.

@@ -42,7 +42,7 @@ import numpy.typing as npt
 from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.research.batched.deadwood import IntArray
-from pyrummy.research.batched.encode import BatchedEncoder, FloatArray
+from pyrummy.research.batched.encode import BatchedEncoder, FloatArray, IncrementalEncoder
 from pyrummy.research.batched.engine import BatchedDeals, Int8Array
 
 BoolArray = npt.NDArray[np.bool_]
@@ -99,7 +99,7 @@ class BatchedGame:
         self.action_count = self.deals.space.size
         self.observation_size = self.encoder.size
         self.rng = np.random.default_rng(seed)
-        self._observations = self.encoder.new_buffer(batch)
+        self._observations = IncrementalEncoder(self.encoder)
         self._masks = np.zeros((batch, self.action_count), np.int8)
         self._rewards = np.zeros((batch, self.players), np.float64)
         self._done = np.zeros(batch, bool)
@@ -117,7 +117,7 @@ class BatchedGame:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self._deal(self._all)
-        return self._view(self._all)
+        return self._view()
 
     def _deal(self, rows: IntArray) -> None:
         count = rows.shape[0]
@@ -125,10 +125,10 @@ class BatchedGame:
         dealers = self.rng.integers(self.players, size=count)
         self.deals.deal(rows, decks, dealers)
 
-    def _view(self, rows: IntArray) -> tuple[FloatArray, Int8Array]:
-        self.encoder.encode(rows, self.deals.seat[rows], self._observations)
+    def _view(self) -> tuple[FloatArray, Int8Array]:
+        observations = self._observations.update(self.deals.seat)
         self.deals.legal_mask(out=self._masks)
-        return self._observations, self._masks
+        return observations, self._masks
 
     def sample_actions(self, rng: np.random.Generator | None = None) -> IntArray:
         """A uniformly random legal action for every deal."""
@@ -158,7 +158,7 @@ class BatchedGame:
             done[ended] = True
             self._keep_final(ended)
             self._deal(ended)
-        observations, masks = self._view(self._all)
+        observations, masks = self._view()
         return observations, masks, rewards, done
 
     def _keep_final(self, rows: IntArray) -> None:
