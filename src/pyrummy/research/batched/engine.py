@@ -187,12 +187,15 @@ class BatchedDeals:
         out[:] = bits[:, :size]
         return out
 
-    def is_legal(self, actions: IntArray) -> BoolArray:
-        """Whether each row's action is legal (a row that is over has none)."""
+    def is_legal(self, actions: IntArray, rows: IntArray | None = None) -> BoolArray:
+        """Whether each action is legal in its row (``rows``, all by default;
+        a row that is over has none)."""
         actions = np.asarray(actions, np.int64)
+        low = self.legal_low if rows is None else self.legal_low[rows]
+        high = self.legal_high if rows is None else self.legal_high[rows]
         inside = (actions >= 0) & (actions < self.space.size)
         safe = np.where(inside, actions, 0)
-        word = np.where(safe < WORD, self.legal_low, self.legal_high)
+        word = np.where(safe < WORD, low, high)
         bit = BITS[safe % WORD]
         result: BoolArray = inside & ((word & bit) != ZERO)
         return result
