@@ -1,9 +1,11 @@
 """PettingZoo AEC environments: one deal of any preset, any player count.
 
-``env(rules="knock", players=4, seed=None, render_mode=None, max_cycles=None,
+``env(rules="knock", players=None, seed=None, render_mode=None, max_cycles=None,
 schedule="turns", illegal_action="raise", **options)`` gives the
 environment wrapped in PettingZoo's order-enforcing wrapper; ``raw_env``
-the bare class. An episode is one deal.
+the bare class. An episode is one deal. ``players`` defaults to four
+where the rules allow it, else to the count they allow nearest to it (gin:
+two), so every preset works with the defaults.
 
 - **Agents** ``player_0`` ... ``player_{n-1}`` are the seats. The dealer is
   drawn from the environment's random generator at every reset.
@@ -64,6 +66,7 @@ from pyrummy.research.encoding import (
     ENCODING_VERSION,
     action_ids,
     deal_rewards,
+    default_players,
     encode_observation,
     observation_size,
     research_legal_actions,
@@ -81,7 +84,7 @@ _POLICIES: Final = ("raise", "ignore")
 
 def env(
     rules: Rules | str = "knock",
-    players: int = 4,
+    players: int | None = None,
     seed: int | None = None,
     render_mode: str | None = None,
     **kwargs: Any,
@@ -92,7 +95,7 @@ def env(
 
 def parallel_env(
     rules: Rules | str = "knock",
-    players: int = 4,
+    players: int | None = None,
     seed: int | None = None,
     render_mode: str | None = None,
     **kwargs: Any,
@@ -121,7 +124,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def __init__(
         self,
         rules: Rules | str = "knock",
-        players: int = 4,
+        players: int | None = None,
         seed: int | None = None,
         render_mode: str | None = None,
         max_cycles: int | None = None,
@@ -131,6 +134,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.rules: Rules = find_rules(rules, **options)
+        if players is None:
+            players = default_players(self.rules)
         self.rules.check_players(players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise RulesError(f"render_mode must be one of ansi, human, not {render_mode!r}")

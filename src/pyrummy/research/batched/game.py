@@ -44,6 +44,7 @@ from pyrummy.core.rules import Rules, find_rules
 from pyrummy.research.batched.deadwood import IntArray
 from pyrummy.research.batched.encode import BatchedEncoder, FloatArray, IncrementalEncoder
 from pyrummy.research.batched.engine import BatchedDeals, Int8Array
+from pyrummy.research.encoding import default_players
 
 BoolArray = npt.NDArray[np.bool_]
 
@@ -53,12 +54,6 @@ _BYTE_SELECT: Final = np.array(
     [[([j for j in range(8) if i >> j & 1] + [0] * 8)[k] for k in range(8)] for i in range(256)],
     np.int64,
 )
-
-
-def default_players(rules: Rules) -> int:
-    """The player count an environment uses when none is given: four where the
-    rules allow it, else the nearest count they allow (gin: two)."""
-    return min(max(4, rules.min_players), rules.max_players)
 
 
 def sample_legal(low: npt.NDArray[np.uint64], high: npt.NDArray[np.uint64], uniform: npt.NDArray[np.float64]) -> IntArray:
