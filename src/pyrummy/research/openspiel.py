@@ -60,12 +60,10 @@ from pyrummy.core.deal import Deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import PRESETS, Rules, find_rules
 from pyrummy.core.sampling import sample_deal
+from pyrummy.research.deal_encoding import encode_seat, legal_action_ids
 from pyrummy.research.encoding import (
-    action_ids,
     deal_rewards,
-    encode_observation,
     observation_blocks,
-    research_legal_actions,
     reward_bound,
 )
 from pyrummy.research.render import render_deal
@@ -209,7 +207,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         deal = self.deal
         if deal is None or deal.is_over or player != deal.current_seat:
             return []
-        return sorted(action_ids(self.rules, research_legal_actions(deal)))
+        return sorted(legal_action_ids(deal)[1])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         placed = set(self._deck)
@@ -225,12 +223,14 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         seat = deal.current_seat
         assert seat is not None
         chosen = self.space.decode(int(action))
+        if chosen.kind not in _PRIVATE_DRAWS:
+            deal.apply(chosen)
+            return
         before = deal.hands(seat).mask
         deal.apply(chosen)
-        if chosen.kind in _PRIVATE_DRAWS:
-            log = self._draws[seat]
-            if log is not None:
-                log.extend(card.index for card in CardSet(deal.hands(seat).mask & ~before))
+        log = self._draws[seat]
+        if log is not None:
+            log.extend(card.index for card in CardSet(deal.hands(seat).mask & ~before))
 
     def _place(self, card: int) -> None:
         if card in self._deck or not 0 <= card < self.rules.deck_size:
@@ -303,7 +303,7 @@ class RummyObserver:
         if deal is None:
             self.tensor.fill(0.0)
             return
-        encode_observation(deal.observe(player), out=self.tensor)
+        encode_seat(deal, player, out=self.tensor)
 
     def string_from(self, state: RummyState, player: int) -> str:
         deal = state.deal

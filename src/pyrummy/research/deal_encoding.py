@@ -1,0 +1,148 @@
+"""The version-1 encoding read straight from a deal: the unbatched environments' fast path.
+
+:func:`~pyrummy.research.encoding.encode_observation` encodes an
+:class:`~pyrummy.core.observation.Observation`, which the deal first builds
+whole (its history, every card as an object, the legal actions): most of
+an environment step. :func:`encode_seat` writes the same vector from the
+deal's own fields (card masks) in one pass: every card plane of the
+layout (own hand to the public stock, contiguous) from one
+``numpy.unpackbits`` of the planes' masks, then the short tail of counts
+and one-hot blocks. ``tests/test_research_deal_encoding.py`` holds it to
+``encode_observation(deal.observe(seat))`` on random play of every preset,
+bit for bit. A deal that lacks the fields read here (a core of another
+shape) is encoded the slow way.
+
+:func:`legal_action_ids` is the research legal actions as numbers, with
+the actions themselves, remembered per deal state.
+
+>>> from pyrummy.core.deal import new_deal
+>>> from pyrummy.research.encoding import encode_observation
+>>> deal = new_deal("rummy", players=3, seed=4)
+>>> bool((encode_seat(deal, 1) == encode_observation(deal.observe(1))).all())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+
+from pyrummy.core.actions import Action
+from pyrummy.core.deal import Deal
+from pyrummy.research.encoding import (
+    CARDS,
+    PHASES,
+    FloatArray,
+    encode_observation,
+    observation_size,
+    research_legal_actions,
+)
+
+_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+_PLANE_BYTES: Final = 8
+_PLANE_BITS: Final = 64
+
+
+class _Layout:
+    """Where the blocks of the encoding start for one player count."""
+
+    def __init__(self, players: int) -> None:
+        n = self.players = players
+        self.size = observation_size(n)
+        self.planes = 3 * n + 3
+        self.hand_sizes = CARDS * self.planes
+        self.melded = self.hand_sizes + n
+        self.counts = self.melded + n
+        self.phase = self.counts + 4
+        self.dealer = self.phase + len(PHASES)
+        self.to_play = self.dealer + n
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(players: int) -> _Layout:
+    layout = _LAYOUTS.get(players)
+    if layout is None:
+        layout = _LAYOUTS[players] = _Layout(players)
+    return layout
+
+
+def _mask_of(cards: Sequence[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def encode_seat(deal: Deal, seat: int, out: FloatArray | None = None) -> FloatArray:
+    """``encode_observation(deal.observe(seat))``, read from the deal's fields.
+
+    ``out`` (optional): a float32 array of the encoding's size to fill.
+    """
+    try:
+        return _encode(deal, seat, out)
+    except AttributeError:  # pragma: no cover - a deal without these fields
+        return encode_observation(deal.observe(seat), out=out)
+
+
+def _encode(deal: Deal, seat: int, out: FloatArray | None) -> FloatArray:
+    n = deal.players
+    layout = _layout(n)
+    hands = deal._hands
+    over = deal.is_over
+    to_play = None if over else deal._seat
+    pile = deal._pile
+    others = [(seat + r) % n for r in range(1, n)]
+    taken = deal._taken_held
+    public = deal._public
+    drawn = deal._drawn
+    masks = [
+        hands[seat],
+        1 << drawn if drawn is not None and seat == to_play else 0,
+        1 << pile[-1] if pile else 0,
+        _mask_of(pile),
+        *[taken[other] for other in others],
+        *[public[other] for other in others],
+    ]
+    table = [0] * n
+    for table_meld in deal._table:
+        owner = (table_meld.owner - seat) % n
+        for card in table_meld.meld.cards:
+            table[owner] |= 1 << card.index
+    masks += table
+    masks.append(_mask_of(deal._stock) if deal._stock_public else 0)
+    raw = b"".join(mask.to_bytes(_PLANE_BYTES, "little") for mask in masks)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    vector = np.empty(layout.size, np.float32) if out is None else out
+    cards = vector[: layout.hand_sizes].reshape(layout.planes, CARDS)
+    cards[:] = bits.reshape(layout.planes, _PLANE_BITS)[:, :CARDS]
+    rules = deal.rules
+    full_hand = rules.hand_size(n) + 1 + int(rules.starter_extra_card)
+    order = [seat, *others]
+    played = deal._played
+    played_turn = deal._played_turn
+    tail = [min(hands[s].bit_count() / full_hand, 1.0) for s in order]
+    tail += [float(played[s] or (played_turn and s == to_play)) for s in order]
+    tail += [
+        len(deal._stock) / rules.deck_size,
+        min(deal.turn / rules.turn_cap, 1.0),
+        min(deal._exhaustions / 3, 1.0),
+        min(deal._melds_turn / 3, 1.0),
+    ]
+    one_hots = [0.0] * (len(PHASES) + 2 * n)
+    one_hots[_PHASE_INDEX[deal.phase]] = 1.0
+    one_hots[len(PHASES) + (deal.dealer - seat) % n] = 1.0
+    if to_play is not None:
+        one_hots[len(PHASES) + n + (to_play - seat) % n] = 1.0
+    vector[layout.hand_sizes :] = tail + one_hots
+    return vector
+
+
+def legal_action_ids(deal: Deal) -> tuple[list[Action], list[int]]:
+    """The research legal actions of the deal and their numbers (same order)."""
+    actions = research_legal_actions(deal)
+    encode = deal.action_space.encode
+    return actions, [encode(action) for action in actions]
