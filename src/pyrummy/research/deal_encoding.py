@@ -29,7 +29,7 @@ from typing import Final
 
 import numpy as np
 
-from pyrummy.core.actions import Action
+from pyrummy.core.actions import UNDO, Action
 from pyrummy.core.deal import Deal
 from pyrummy.research.encoding import (
     CARDS,
@@ -41,7 +41,6 @@ from pyrummy.research.encoding import (
 )
 
 _PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
-_PLANE_BYTES: Final = 8
 _PLANE_BITS: Final = 64
 
 
@@ -58,6 +57,9 @@ class _Layout:
         self.phase = self.counts + 4
         self.dealer = self.phase + len(PHASES)
         self.to_play = self.dealer + n
+        self.rules: object = None
+        self.full_hand = 1
+        self.others = [[(seat + r) % n for r in range(1, n)] for seat in range(n)]
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -95,7 +97,7 @@ def _encode(deal: Deal, seat: int, out: FloatArray | None) -> FloatArray:
     over = deal.is_over
     to_play = None if over else deal._seat
     pile = deal._pile
-    others = [(seat + r) % n for r in range(1, n)]
+    others = layout.others[seat]
     taken = deal._taken_held
     public = deal._public
     drawn = deal._drawn
@@ -114,13 +116,16 @@ def _encode(deal: Deal, seat: int, out: FloatArray | None) -> FloatArray:
             table[owner] |= 1 << card.index
     masks += table
     masks.append(_mask_of(deal._stock) if deal._stock_public else 0)
-    raw = b"".join(mask.to_bytes(_PLANE_BYTES, "little") for mask in masks)
-    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    bits = np.unpackbits(np.array(masks, np.uint64).view(np.uint8), bitorder="little")
     vector = np.empty(layout.size, np.float32) if out is None else out
-    cards = vector[: layout.hand_sizes].reshape(layout.planes, CARDS)
-    cards[:] = bits.reshape(layout.planes, _PLANE_BITS)[:, :CARDS]
+    vector[: layout.hand_sizes].reshape(layout.planes, CARDS)[:] = bits.reshape(
+        layout.planes, _PLANE_BITS
+    )[:, :CARDS]
     rules = deal.rules
-    full_hand = rules.hand_size(n) + 1 + int(rules.starter_extra_card)
+    if rules is not layout.rules:
+        layout.full_hand = rules.hand_size(n) + 1 + int(rules.starter_extra_card)
+        layout.rules = rules
+    full_hand = layout.full_hand
     order = [seat, *others]
     played = deal._played
     played_turn = deal._played_turn
@@ -142,7 +147,36 @@ def _encode(deal: Deal, seat: int, out: FloatArray | None) -> FloatArray:
 
 
 def legal_action_ids(deal: Deal) -> tuple[list[Action], list[int]]:
-    """The research legal actions of the deal and their numbers (same order)."""
-    actions = research_legal_actions(deal)
-    encode = deal.action_space.encode
-    return actions, [encode(action) for action in actions]
+    """The research legal actions of the deal and their numbers (same order).
+
+    The deal lists interned actions (the same objects every time), so each
+    action's number is remembered by the object's identity (the entry keeps
+    the object, so the identity stays its own); at most a few times the
+    action space's size of them.
+    """
+    legal = deal.legal_actions()
+    space = deal.action_space
+    numbers = _NUMBERS.get(id(space))
+    if numbers is None or len(numbers) > 4 * space.size + 64:
+        numbers = _NUMBERS[id(space)] = {}
+        _SPACES[id(space)] = space
+    actions: list[Action] = []
+    found: list[int] = []
+    for action in legal:
+        if action is UNDO:  # the deal lists the interned undo
+            continue
+        entry = numbers.get(id(action))
+        if entry is None or entry[0] is not action:
+            entry = numbers[id(action)] = (action, space.encode(action))
+        actions.append(action)
+        found.append(entry[1])
+    if not actions:  # undo alone (never seen): research_legal_actions keeps it
+        actions = research_legal_actions(deal)
+        found = [space.encode(action) for action in actions]
+    return actions, found
+
+
+# Per action space (kept alive here, so its id stays its own): id of an
+# action -> (the action, its number).
+_NUMBERS: dict[int, dict[int, tuple[Action, int]]] = {}
+_SPACES: dict[int, object] = {}

@@ -70,6 +70,8 @@ from pyrummy.research.render import render_deal
 
 PREFIX: Final = "pyrummy_"
 _PRIVATE_DRAWS: Final = (ActionKind.DRAW_STOCK, ActionKind.DECLINE)
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
 
 def game_name(preset: str) -> str:
@@ -157,6 +159,8 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.dealer = dealer
         self.turn_cap = turn_cap
+        #: What every state of this game keys its rules by.
+        self.state_key = (rules.name, players, dealer, turn_cap)
 
     def new_initial_state(self) -> RummyState:
         return RummyState(self)
@@ -173,11 +177,13 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: RummyGame) -> None:
         super().__init__(game)
-        self._key = (game.preset, game.players, game.dealer, game.turn_cap)
+        # OpenSpiel makes a new initial state at every observation_tensor
+        # call (for the tensor's shape): this stays short.
+        key = self._key = game.state_key
         self._deck: list[int] = []
         self._box: DealBox | None = None
         #: Per seat: the cards it drew from the stock, in order (None: unknown).
-        self._draws: list[list[int] | None] = [[] for _ in range(game.players)]
+        self._draws: list[list[int] | None] = [[] for _ in range(key[1])]
 
     # -- helpers ----------------------------------------------------------------
     @property
@@ -195,13 +201,15 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     # -- OpenSpiel API ------------------------------------------------------------
     def current_player(self) -> int:
-        deal = self.deal
-        if deal is None:
-            return int(pyspiel.PlayerId.CHANCE)
+        box = self._box  # OpenSpiel asks several times a step: no property here
+        if box is None:
+            return _CHANCE
+        deal = box.deal
         if deal.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert deal.current_seat is not None
-        return deal.current_seat
+            return _TERMINAL
+        seat = deal.current_seat
+        assert seat is not None
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
         deal = self.deal
