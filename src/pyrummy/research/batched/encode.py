@@ -53,6 +53,11 @@ class BatchedEncoder:
         rules = deals.rules
         self.full_hand = float(rules.hand_size(n) + 1 + int(rules.starter_extra_card))
         self.phases = len(PHASES)
+        self._seats = np.arange(n)[None, :]
+        self._zeros = np.zeros((deals.batch, n), np.float32)
+        self._phase_eye = np.eye(self.phases, dtype=np.float32)
+        # One row per relative seat, and a row of zeros (nobody: over).
+        self._seat_eye = np.eye(n + 1, n, dtype=np.float32)
 
     def new_buffer(self, rows: int) -> FloatArray:
         """A zeroed (rows, size) buffer for :meth:`encode` (the entries it never
@@ -84,23 +89,30 @@ class BatchedEncoder:
         """The entries from ``hand_sizes`` to the end (``to_play``) of each row."""
         deals, n = self.deals, self.players
         count = rows.shape[0]
-        off = self.offsets
-        first = off["hand_sizes"]
-        block = np.zeros((count, self.size - first), np.float32)
         sizes = np.bitwise_count(deals.hands[rows]).astype(np.float64) / self.full_hand
-        order = (observers[:, None] + np.arange(n)[None, :]) % n
-        block[:, :n] = np.minimum(np.take_along_axis(sizes, order, axis=1), 1.0)
-        counts = off["counts"] - first
-        block[:, counts] = (deals.deck_size - deals.stock_pos[rows]) / deals.deck_size
-        block[:, counts + 1] = np.minimum(deals.turn[rows] / deals.turn_cap, 1.0)
-        line = np.arange(count)
+        if n == 2:
+            other = 1 - observers
+            relative = np.stack((sizes[np.arange(count), observers], sizes[np.arange(count), other]), axis=1)
+        else:
+            order = (observers[:, None] + self._seats) % n
+            relative = np.take_along_axis(sizes, order, axis=1)
+        counts = np.zeros((count, 4), np.float64)
+        counts[:, 0] = (deals.deck_size - deals.stock_pos[rows]) / deals.deck_size
+        counts[:, 1] = np.minimum(deals.turn[rows] / deals.turn_cap, 1.0)
         phase = deals.phase[rows]
-        block[line, off["phase"] - first + phase] = 1.0
-        block[line, off["dealer"] - first + (deals.dealer[rows] - observers) % n] = 1.0
-        playing = phase != OVER
-        seat = deals.seat[rows]
-        to_play = off["to_play"] - first + (seat[playing] - observers[playing]) % n
-        block[line[playing], to_play] = 1.0
+        # to_play: the relative seat, or n (a row of zeros) once over.
+        to_play = np.where(phase == OVER, n, (deals.seat[rows] - observers) % n)
+        block: FloatArray = np.concatenate(
+            (
+                np.minimum(relative, 1.0).astype(np.float32),
+                self._zeros[:count],
+                counts.astype(np.float32),
+                self._phase_eye[phase],
+                self._seat_eye[(deals.dealer[rows] - observers) % n],
+                self._seat_eye[to_play],
+            ),
+            axis=1,
+        )
         return block
 
     def encode(self, rows: IntArray, observers: IntArray, out: FloatArray) -> FloatArray:
@@ -151,9 +163,8 @@ class IncrementalEncoder:
         for plane in range(planes):
             rows = np.flatnonzero(whole[:, plane])
             if rows.size:
-                suits = _suits(masks[rows, plane])
                 start = plane * CARDS
-                self.buffer[rows, start : start + 52] = _SUIT_FLOATS[suits].reshape(-1, 52)
+                self.buffer[rows, start : start + CARDS] = _bits(masks[rows, plane])[:, :CARDS]
         few = np.flatnonzero(((flips > 0) & ~whole).reshape(-1))
         if few.size:
             words = changed.reshape(-1)[few]
@@ -173,14 +184,12 @@ class IncrementalEncoder:
 
 
 #: Above this many changed cards a plane is rewritten whole.
-_FEW: Final = 4
-#: 13-bit suit pattern -> its 13 bits as float32 (rank 0 first).
-_SUIT_FLOATS: Final = np.unpackbits(
-    np.arange(1 << 13, dtype="<u2").view(np.uint8).reshape(-1, 2), axis=1, bitorder="little"
-)[:, :13].astype(np.float32)
+_FEW: Final = 2
 
 
-def _suits(masks: MaskArray) -> IntArray:
-    """The four 13-bit suit patterns of each mask: (rows, 4)."""
-    m = masks.astype(np.int64)
-    return np.stack((m & 0x1FFF, (m >> 13) & 0x1FFF, (m >> 26) & 0x1FFF, (m >> 39) & 0x1FFF), axis=1)
+def _bits(masks: MaskArray) -> npt.NDArray[np.uint8]:
+    """The 64 bits of each mask, bit 0 first: (rows, 64) of 0/1."""
+    bits: npt.NDArray[np.uint8] = np.unpackbits(
+        np.ascontiguousarray(masks).view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
+    )
+    return bits

@@ -48,30 +48,38 @@ from pyrummy.research.encoding import default_players
 
 BoolArray = npt.NDArray[np.bool_]
 
-#: Byte value -> how many of its bits are set, and where its k-th set bit is.
-_BYTE_COUNT: Final = np.array([bin(i).count("1") for i in range(256)], np.int64)
-_BYTE_SELECT: Final = np.array(
-    [[([j for j in range(8) if i >> j & 1] + [0] * 8)[k] for k in range(8)] for i in range(256)],
-    np.int64,
-)
-
-
-def sample_legal(low: npt.NDArray[np.uint64], high: npt.NDArray[np.uint64], uniform: npt.NDArray[np.float64]) -> IntArray:
+def sample_legal(
+    low: npt.NDArray[np.uint64], high: npt.NDArray[np.uint64], uniform: npt.NDArray[np.float64]
+) -> IntArray:
     """One legal action per row, uniformly: the ``floor(u * n)``-th set bit
-    of the row's two legal words (``n`` set bits, ``u`` from ``uniform``)."""
-    words = np.stack((low, high), axis=1)
-    raw = words.view(np.uint8).reshape(-1, 16)
-    counts = _BYTE_COUNT[raw]
-    total = counts.sum(axis=1)
+    of the row's two legal words (``n`` set bits, ``u`` from ``uniform``).
+
+    The bit is found by halving: six rounds, each counting the set bits of
+    the lower half of what is left.
+
+    >>> words = np.array([0b10110], np.uint64), np.array([1], np.uint64)
+    >>> [int(sample_legal(*words, np.array([u]))[0]) for u in (0.0, 0.3, 0.6, 0.9)]
+    [1, 2, 4, 64]
+    """
+    count_low = np.bitwise_count(low).astype(np.int64)
+    total = count_low + np.bitwise_count(high)
     pick = (uniform * total).astype(np.int64)
-    before = np.cumsum(counts, axis=1)
-    byte = (before <= pick[:, None]).sum(axis=1)
-    byte = np.minimum(byte, 15)
-    line = np.arange(raw.shape[0])
-    skipped = before[line, byte] - counts[line, byte]
-    bit = _BYTE_SELECT[raw[line, byte], pick - skipped]
-    actions: IntArray = byte * 8 + bit
-    return actions
+    in_high = pick >= count_low
+    word = np.where(in_high, high, low)
+    pick = np.where(in_high, pick - count_low, pick)
+    position = np.where(in_high, 64, 0).astype(np.int64)
+    for width in (32, 16, 8, 4, 2, 1):
+        lower = word & _LOWER[width]
+        below = np.bitwise_count(lower).astype(np.int64)
+        up = pick >= below
+        pick = np.where(up, pick - below, pick)
+        word = np.where(up, word >> np.uint64(width), lower)
+        position += np.where(up, width, 0)
+    return position
+
+
+#: The lowest ``width`` bits of a word.
+_LOWER: Final = {width: np.uint64((1 << width) - 1) for width in (32, 16, 8, 4, 2, 1)}
 
 
 class BatchedGame:
