@@ -124,13 +124,15 @@ def gymnasium_env(seconds: float) -> tuple[int, float]:
     env = RummyEnv("gin", opponents="random", seed=1)
     rng = random.Random(1)
     steps, start = 0, time.process_time()
-    observation, info = env.reset()
+    _observation, info = env.reset()
     while time.process_time() - start < seconds:
         legal = np.flatnonzero(info["action_mask"])
-        observation, _, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+        _observation, _, terminated, truncated, info = env.step(
+            int(legal[rng.randrange(len(legal))])
+        )
         steps += 1
         if terminated or truncated:
-            observation, info = env.reset()
+            _observation, info = env.reset()
     return steps, time.process_time() - start
 
 
@@ -172,8 +174,10 @@ def main() -> None:
         ("pyspiel game pyrummy_gin", pyspiel_game(game_name("gin"))),
     ]
     load = os.getloadavg()
-    print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-          f"numpy {np.__version__}; load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
+        f"numpy {np.__version__}; load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     results: dict[str, float] = {}
     for name, runner in rows:
         steps, spent = runner(args.seconds)

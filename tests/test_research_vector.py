@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 import pytest
@@ -29,17 +31,22 @@ class Mirror:
         deals = env.deals
         deal, step = deals.deal, deals.step
 
-        def mirrored_deal(rows, decks, dealers):
+        def mirrored_deal(rows: np.ndarray, decks: Any, dealers: Any) -> None:
             deal(rows, decks, dealers)
             for row in np.asarray(rows).tolist():
                 cards = [ALL_CARDS[i] for i in deals.deck[row].tolist()]
-                self.core[row] = Deal.from_deck(env.rules, env.players, int(deals.dealer[row]), cards)
+                self.core[row] = Deal.from_deck(
+                    env.rules, env.players, int(deals.dealer[row]), cards
+                )
 
-        def mirrored_step(actions, rows=None):
+        def mirrored_step(actions: Any, rows: np.ndarray | None = None) -> np.ndarray:
             rows = np.arange(env.num_envs) if rows is None else rows
-            for row, action in zip(np.asarray(rows).tolist(), np.asarray(actions).tolist(), strict=True):
+            for row, action in zip(
+                np.asarray(rows).tolist(), np.asarray(actions).tolist(), strict=True
+            ):
                 self.core[row].apply(deals.space.decode(action))
-            return step(actions, rows)
+            ended: np.ndarray = step(actions, rows)
+            return ended
 
         deals.deal = mirrored_deal  # type: ignore[method-assign]
         deals.step = mirrored_step  # type: ignore[method-assign]
@@ -53,7 +60,9 @@ class Mirror:
             assert np.array_equal(masks[row], action_mask(seen, research_legal_actions(deal)))
 
 
-@pytest.mark.parametrize(("preset", "players"), [("gin", 2), ("knock", 2), ("knock", 4), ("knock-target", 6)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("gin", 2), ("knock", 2), ("knock", 4), ("knock-target", 6)]
+)
 def test_vector_env_equals_core(preset: str, players: int) -> None:
     env = RummyVectorEnv(preset, num_envs=24, players=players, seed=3)
     mirror = Mirror(env)
@@ -68,7 +77,8 @@ def test_vector_env_equals_core(preset: str, players: int) -> None:
         observations, rewards, terminated, truncated, infos = env.step(actions)
         for row in np.flatnonzero(terminated).tolist():
             old = before[row]
-            assert old.is_over and old.settlement is not None
+            assert old.is_over
+            assert old.settlement is not None
             ended += 1
             seat = int(seats[row])
             assert rewards[row] == deal_rewards(old.settlement, env.rules)[seat]
@@ -91,6 +101,7 @@ def test_fixed_seat_rewards_and_final_observations() -> None:
         assert (infos["seat"] == 1).all()
         for row in np.flatnonzero(terminated).tolist():
             old = before[row]
+            assert old.settlement is not None
             assert rewards[row] == deal_rewards(old.settlement, env.rules)[1]
             assert np.array_equal(infos["final_obs"][row], encode_observation(old.observe(1)))
 
@@ -98,10 +109,11 @@ def test_fixed_seat_rewards_and_final_observations() -> None:
 def test_policy_opponents_see_their_own_view() -> None:
     seen: list[int] = []
 
-    def first_legal(observations, masks, seats):
+    def first_legal(observations: np.ndarray, masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
         seen.extend(seats.tolist())
         assert observations.shape[0] == masks.shape[0] == seats.shape[0]
-        return masks.argmax(axis=1)
+        first: np.ndarray = masks.argmax(axis=1)
+        return first
 
     env = RummyVectorEnv("gin", num_envs=8, opponents=first_legal, seat=0, seed=1)
     mirror = Mirror(env)
@@ -117,7 +129,7 @@ def test_gymnasium_api() -> None:
     env = RummyVectorEnv("gin", num_envs=4, seed=0)
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     assert isinstance(env, gymnasium.vector.VectorEnv)
-    observations, infos = env.reset(seed=0)
+    observations, _infos = env.reset(seed=0)
     assert env.observation_space.contains(observations.copy())
     assert observations.dtype == np.float32 and not observations.flags.writeable
     actions = env.sample_legal_actions()

@@ -51,11 +51,10 @@ from gymnasium import spaces
 from pyrummy.bots.base import Bot
 from pyrummy.bots.random_bot import RandomBot
 from pyrummy.bots.registry import make_bot
-from pyrummy.core.actions import action_space
+from pyrummy.core.actions import Action, action_space
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import IllegalActionError, RulesError
 from pyrummy.core.rules import Rules, find_rules
-from pyrummy.core.actions import Action
 from pyrummy.research.deal_encoding import encode_seat, legal_action_ids
 from pyrummy.research.encoding import deal_rewards, observation_size, research_legal_actions
 from pyrummy.research.render import render_for_mode

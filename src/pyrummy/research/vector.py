@@ -72,7 +72,7 @@ Policy = Callable[[FloatArray, Int8Array, IntArray], npt.ArrayLike]
 _REDEALS = 100
 
 
-class RummyVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class RummyVectorEnv(gymnasium.vector.VectorEnv):
     """Many deals, one learner seat each, against fixed opponents (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - Gymnasium reads it from the class
@@ -172,9 +172,9 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         deals = self.deals
         if self.opponents == "random":
             return sample_legal(
-                deals.legal_low[rows], deals.legal_high[rows], self.rng.random(rows.shape[0])
+                deals.legal_low[rows], deals.legal_high[rows], self.rng.random((rows.shape[0],))
             )
-        policy: Policy = self.opponents  # type: ignore[assignment]
+        policy: Policy = self.opponents
         seats = deals.seat[rows]
         observations = self.encoder.encode(rows, seats, self.encoder.new_buffer(rows.shape[0]))
         masks = deals.legal_mask(rows)

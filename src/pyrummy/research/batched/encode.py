@@ -92,7 +92,9 @@ class BatchedEncoder:
         sizes = np.bitwise_count(deals.hands[rows]).astype(np.float64) / self.full_hand
         if n == 2:
             other = 1 - observers
-            relative = np.stack((sizes[np.arange(count), observers], sizes[np.arange(count), other]), axis=1)
+            relative = np.stack(
+                (sizes[np.arange(count), observers], sizes[np.arange(count), other]), axis=1
+            )
         else:
             order = (observers[:, None] + self._seats) % n
             relative = np.take_along_axis(sizes, order, axis=1)
@@ -169,8 +171,8 @@ class IncrementalEncoder:
         if few.size:
             words = changed.reshape(-1)[few]
             flat = self.buffer.reshape(-1)
-            row, plane = np.divmod(few, planes)
-            base = row * encoder.size + plane * CARDS
+            few_row, few_plane = np.divmod(few, planes)
+            base = few_row * encoder.size + few_plane * CARDS
             while base.size:
                 lowest = words & (~words + np.uint64(1))
                 at = base + np.log2(lowest.astype(np.float64)).astype(np.int64)

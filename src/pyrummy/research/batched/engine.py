@@ -130,20 +130,20 @@ class BatchedDeals:
         self._rows = np.arange(b)
 
     # -- dealing ---------------------------------------------------------------
-    def deal(self, rows: IntArray, decks: IntArray, dealers: IntArray) -> None:
+    def deal(self, rows: IntArray, decks: npt.ArrayLike, dealers: npt.ArrayLike) -> None:
         """Deal ``decks[i]`` (card numbers, dealt first to last) to row
         ``rows[i]`` with dealer ``dealers[i]`` (:meth:`Deal._deal_out`)."""
         p, size = self.players, self.hand_size
-        decks = np.asarray(decks, np.int64)
-        dealers = np.asarray(dealers, np.int64)
-        starter = (dealers + 1) % p
-        card_bits = BITS[decks]
+        order = np.asarray(decks, np.int64)
+        dealer = np.asarray(dealers, np.int64)
+        starter = (dealer + 1) % p
+        card_bits = BITS[order]
         for offset in range(p):
             mask = np.bitwise_or.reduce(card_bits[:, offset : size * p : p], axis=1)
             self.hands[rows, (starter + offset) % p] = mask
         at = size * p
-        self.deck[rows] = decks
-        self.pile[rows, 0] = decks[:, at]
+        self.deck[rows] = order
+        self.pile[rows, 0] = order[:, at]
         self.pile_len[rows] = 1
         self.pile_mask[rows] = card_bits[:, at]
         self.stock_pos[rows] = at + 1
@@ -154,7 +154,7 @@ class BatchedDeals:
         self.turn[rows] = 1
         self.drawn[rows] = -1
         self.taken[rows] = -1
-        self.dealer[rows] = dealers
+        self.dealer[rows] = dealer
         self.rewards[rows] = 0.0
         self._list_legal(rows)
 
@@ -299,7 +299,9 @@ class BatchedDeals:
         self.phase[rows] = OVER
         if self.gin:
             self.rewards[rows] = 0.0
-            for row, seat in zip(rows[knocker >= 0].tolist(), knocker[knocker >= 0].tolist(), strict=True):
+            for row, seat in zip(
+                rows[knocker >= 0].tolist(), knocker[knocker >= 0].tolist(), strict=True
+            ):
                 self.rewards[row] = self._gin_rewards(row, seat)
         else:
             self.rewards[rows] = self._knock_rewards(self.hands[rows], knocker)
@@ -354,9 +356,7 @@ class BatchedDeals:
             pen = np.where(lower, penalty, 0)
             pen_net = np.where(knocker_seat, -pen.sum(axis=1, keepdims=True), pen)
         else:
-            pen_net = np.where(
-                knocker_seat, -penalty, np.where(lowest, penalty // n_low, 0)
-            )
+            pen_net = np.where(knocker_seat, -penalty, np.where(lowest, penalty // n_low, 0))
         net += np.where(beaten, pen_net, 0)
         result: FloatArray = net / _UNIT
         return result
@@ -408,4 +408,3 @@ class BatchedDeals:
     def deck_cards(self, row: int) -> list[object]:
         """Row ``row``'s deck as cards (what :meth:`Deal.from_deck` takes)."""
         return [ALL_CARDS[i] for i in self.deck[row].tolist()]
-

@@ -48,6 +48,7 @@ from pyrummy.research.encoding import default_players
 
 BoolArray = npt.NDArray[np.bool_]
 
+
 def sample_legal(
     low: npt.NDArray[np.uint64], high: npt.NDArray[np.uint64], uniform: npt.NDArray[np.float64]
 ) -> IntArray:
@@ -108,7 +109,9 @@ class BatchedGame:
         self._done = np.zeros(batch, bool)
         self._all = np.arange(batch)
         self.final_rows: IntArray = self._all[:0]
-        self.final_observations: FloatArray = np.zeros((0, self.players, self.observation_size), np.float32)
+        self.final_observations: FloatArray = np.zeros(
+            (0, self.players, self.observation_size), np.float32
+        )
 
     @property
     def to_play(self) -> IntArray:
@@ -136,7 +139,9 @@ class BatchedGame:
     def sample_actions(self, rng: np.random.Generator | None = None) -> IntArray:
         """A uniformly random legal action for every deal."""
         generator = self.rng if rng is None else rng
-        return sample_legal(self.deals.legal_low, self.deals.legal_high, generator.random(self.batch))
+        return sample_legal(
+            self.deals.legal_low, self.deals.legal_high, generator.random(self.batch)
+        )
 
     def step(
         self, actions: npt.ArrayLike

@@ -54,7 +54,9 @@ def _arrangements(mask: int, ace: str) -> list[tuple[int, ...]]:
         chosen = tuple(meld for meld in sets if meld)
         for splits in product(*(suit_splits(ace, p) for p in patterns)):
             runs = tuple(
-                run << shift for shift, split in zip(SUIT_SHIFTS, splits, strict=True) for run in split
+                run << shift
+                for shift, split in zip(SUIT_SHIFTS, splits, strict=True)
+                for run in split
             )
             found.append(chosen + runs)
     return found
@@ -112,7 +114,9 @@ def gin_counts(knocker: int, defender: int, rules: Rules) -> tuple[int, int]:
     return own, theirs
 
 
-def gin_rewards(knocker_seat: int, knocker: int, defender: int, rules: Rules) -> tuple[float, float]:
+def gin_rewards(
+    knocker_seat: int, knocker: int, defender: int, rules: Rules
+) -> tuple[float, float]:
     """The two seats' rewards of a gin knock (:func:`~pyrummy.research.encoding.deal_rewards`)."""
     own, theirs = gin_counts(knocker, defender, rules)
     if own == 0:
