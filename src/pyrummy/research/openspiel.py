@@ -169,7 +169,9 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> RummyObserver:
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return RummyObserver(self.players, perfect_recall)
+        # OpenSpiel's own observer (made with a type) copies every entry of
+        # ``dict`` at each call: it gets the tensor as one entry.
+        return RummyObserver(self.players, perfect_recall, named=iig_obs_type is None)
 
 
 class RummyState(pyspiel.State):  # type: ignore[misc]
@@ -289,20 +291,29 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
 
 class RummyObserver:
-    """OpenSpiel observer: the version-1 tensor and text views of one seat."""
+    """OpenSpiel observer: the version-1 tensor and text views of one seat.
 
-    def __init__(self, players: int, perfect_recall: bool) -> None:
+    ``blocks`` are the named views of the tensor (``hand``, ``drawn``, ...);
+    ``dict`` holds them too when ``named`` (an observer made from Python with
+    ``make_observation(game)``), else the whole tensor as ``observation``:
+    OpenSpiel's ``state.observation_tensor()`` copies each entry of ``dict``
+    twice a call, which one entry makes cheap (the values are the same).
+    """
+
+    def __init__(self, players: int, perfect_recall: bool, named: bool = True) -> None:
         self.perfect_recall = perfect_recall
         self.tensor: np.ndarray | None = None
         self.dict: dict[str, np.ndarray] = {}
+        self.blocks: dict[str, np.ndarray] = {}
         if perfect_recall:
             return
         blocks = observation_blocks(players)
         self.tensor = np.zeros(sum(size for _, size, _ in blocks), np.float32)
         start = 0
         for name, size, shape in blocks:
-            self.dict[name] = self.tensor[start : start + size].reshape(shape)
+            self.blocks[name] = self.tensor[start : start + size].reshape(shape)
             start += size
+        self.dict = dict(self.blocks) if named else {"observation": self.tensor}
 
     def set_from(self, state: RummyState, player: int) -> None:
         if self.tensor is None:
