@@ -9,7 +9,7 @@ core's (:func:`~pyrummy.research.encoding.encode_observation`,
 :func:`~pyrummy.research.encoding.deal_rewards`) bit for bit.
 
 ``PYRUMMY_DIFF_STEPS`` sets the steps per preset and player count (default
-6,000; the full check is 100,000: ``PYRUMMY_DIFF_STEPS=100000``).
+4,000; the full check is 100,000: ``PYRUMMY_DIFF_STEPS=100000``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pyrummy.research.encoding import (
     research_legal_actions,
 )
 
-STEPS = int(os.environ.get("PYRUMMY_DIFF_STEPS", "6000"))
+STEPS = int(os.environ.get("PYRUMMY_DIFF_STEPS", "4000"))
 CASES: list[tuple[str, int]] = [
     ("gin", 2),
     ("knock", 2),

@@ -71,18 +71,19 @@ class BatchedEncoder:
         seat = deals.seat[rows]
         over = deals.phase[rows] == OVER
         masks = np.empty((count, self.planes), np.uint64)
-        masks[:, 0] = deals.hands[rows, observers]
+        base = rows * n
+        masks[:, 0] = deals.hands_flat[base + observers]
         drawn = deals.drawn[rows]
         shows = (drawn >= 0) & (observers == seat) & ~over
         masks[:, 1] = np.where(shows, BITS[np.maximum(drawn, 0)], ZERO)
         height = deals.pile_len[rows]
-        top = deals.pile[rows, np.maximum(height - 1, 0)]
+        top = deals.pile_flat[rows * deals.deck_size + np.maximum(height - 1, 0)]
         masks[:, 2] = np.where(height > 0, BITS[top], ZERO)
         masks[:, 3] = deals.pile_mask[rows]
         for r in range(1, n):
-            other = (observers + r) % n
-            masks[:, 3 + r] = deals.taken_held[rows, other]
-            masks[:, 2 + n + r] = deals.public[rows, other]
+            other = base + (observers + r) % n
+            masks[:, 3 + r] = deals.taken_flat[other]
+            masks[:, 2 + n + r] = deals.public_flat[other]
         return masks
 
     def tail(self, rows: IntArray, observers: IntArray) -> FloatArray:
@@ -91,10 +92,9 @@ class BatchedEncoder:
         count = rows.shape[0]
         sizes = np.bitwise_count(deals.hands[rows]).astype(np.float64) / self.full_hand
         if n == 2:
-            other = 1 - observers
-            relative = np.stack(
-                (sizes[np.arange(count), observers], sizes[np.arange(count), other]), axis=1
-            )
+            flat = sizes.reshape(-1)
+            mine = np.arange(count) * 2 + observers
+            relative = np.stack((flat[mine], flat[mine ^ 1]), axis=1)
         else:
             order = (observers[:, None] + self._seats) % n
             relative = np.take_along_axis(sizes, order, axis=1)
