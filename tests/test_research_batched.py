@@ -105,7 +105,7 @@ def run_against_core(
 
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_batched_equals_core(preset: str, players: int) -> None:
-    game = BatchedGame(preset, players=players, batch=64, seed=7)
+    game = BatchedGame(preset, players=players, batch=16, seed=7)
     counts = run_against_core(game, STEPS, seed=players * 101 + len(preset))
     assert counts["deals"] > 0
 
