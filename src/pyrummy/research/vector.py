@@ -24,8 +24,9 @@ rewards; presets ``knock``, ``knock-target``, ``gin``).
 - Automatic reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``):
   a deal that ends is dealt again at once and played up to the learner's
   first decision; the returned observation is the new deal's, the ended
-  deal's last observation is in ``infos["final_obs"]`` (rows where
-  ``infos["_final_obs"]`` is true). The learner's seat is drawn for each
+  deal's last observation is in ``infos["final_obs"]`` (the rows where
+  ``infos["_final_obs"]`` is true; the other rows mean nothing, and the
+  buffer is reused by the next step). The learner's seat is drawn for each
   deal (``seat=`` fixes it); a deal the opponents end before the learner
   acts is dealt again.
 - An illegal action (``illegal_action="ignore"``, the default) leaves that
@@ -123,6 +124,7 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
         self.steps = np.zeros(num_envs, np.int64)
         self._all = np.arange(num_envs)
         self._masks = np.zeros((num_envs, actions), np.int8)
+        self._final = self.encoder.new_buffer(num_envs)
 
     # -- episodes ----------------------------------------------------------------
     def reset(
@@ -207,7 +209,7 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
         self.steps += 1
         truncated = ~terminated & (self.steps >= self.max_steps)
         finished = np.flatnonzero(terminated | truncated)
-        final = np.zeros((self.num_envs, self.encoder.size), np.float32)
+        final = self._final
         if finished.size:
             final[finished] = self.encoder.encode(
                 finished, self.seats[finished], self.encoder.new_buffer(finished.shape[0])
