@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
+from pyrummy.bots.base import BotError
 from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
 from pyrummy.core.errors import IllegalActionError, RulesError
@@ -161,5 +162,30 @@ def test_truncation_and_configuration_errors() -> None:
         RummyVectorEnv("rummy")
     with pytest.raises(RulesError):
         RummyVectorEnv("gin", seat=2)
+    with pytest.raises(BotError):
+        RummyVectorEnv("gin", opponents="nobody")
     with pytest.raises(RulesError):
-        RummyVectorEnv("gin", opponents="medium")  # type: ignore[arg-type]
+        RummyVectorEnv("gin", opponents=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "bot"), [("gin", 2, "simple"), ("knock", 3, "medium")]
+)
+def test_our_bots_as_opponents(preset: str, players: int, bot: str) -> None:
+    env = RummyVectorEnv(preset, num_envs=4, players=players, opponents=bot, seed=2)
+    mirror = Mirror(env)
+    observations, infos = env.reset()
+    mirror.check(observations, infos["action_mask"])
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(30):
+        before = dict(mirror.core)
+        seats = env.seats.copy()
+        observations, rewards, terminated, _, infos = env.step(env.sample_legal_actions(rng))
+        for row in np.flatnonzero(terminated).tolist():
+            settlement = before[row].settlement
+            assert settlement is not None
+            assert rewards[row] == deal_rewards(settlement, env.rules)[int(seats[row])]
+            ended += 1
+        mirror.check(observations, infos["action_mask"])
+    assert ended > 0

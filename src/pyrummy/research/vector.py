@@ -17,10 +17,15 @@ rewards; presets ``knock``, ``knock-target``, ``gin``).
   in place: copy them to keep them.
 - Reward: 0 until the deal ends, then the learner's
   :func:`~pyrummy.research.encoding.deal_rewards` entry.
-- Opponents: ``"random"`` (uniform over the legal actions, vectorised) or
-  a callable ``policy(observations, masks, seats) -> actions`` called with
+- Opponents: ``"random"`` (uniform over the legal actions, vectorised); a
+  callable ``policy(observations, masks, seats) -> actions`` called with
   the opponents' own observations, for every deal where an opponent is to
-  play (one call per decision round).
+  play (one call per decision round); or the name of one of our bots
+  (``"simple"``, ``"medium"``, ``"hard"``: :func:`pyrummy.bots.make_bot`,
+  one per seat and deal). Our bots read the core's
+  :class:`~pyrummy.core.observation.Observation`, so with them every deal
+  is also kept as a core :class:`~pyrummy.core.deal.Deal` (replayed action
+  by action): as fast as the bots, not as numpy.
 - Automatic reset in the same step (Gymnasium's ``AutoresetMode.SAME_STEP``):
   a deal that ends is dealt again at once and played up to the learner's
   first decision; the returned observation is the new deal's, the ended
@@ -57,12 +62,17 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from pyrummy.bots.base import Bot
+from pyrummy.bots.registry import make_bot
+from pyrummy.core.cards import ALL_CARDS
+from pyrummy.core.deal import Deal
 from pyrummy.core.errors import IllegalActionError, RulesError
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.research.batched.deadwood import IntArray
 from pyrummy.research.batched.encode import BatchedEncoder, FloatArray, IncrementalEncoder
 from pyrummy.research.batched.engine import OVER, BatchedDeals, Int8Array
 from pyrummy.research.batched.game import default_players, sample_legal
+from pyrummy.research.encoding import research_legal_actions
 
 #: An opponent policy: (observations, masks, seats) of the deals where an
 #: opponent is to play -> one action number per deal.
@@ -86,7 +96,7 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
         rules: Rules | str = "gin",
         num_envs: int = 1024,
         players: int | None = None,
-        opponents: Literal["random"] | Policy = "random",
+        opponents: str | Policy = "random",
         seat: int | None = None,
         seed: int | None = None,
         *,
@@ -99,8 +109,12 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
         count = default_players(the_rules) if players is None else players
         if seat is not None and not 0 <= seat < count:
             raise RulesError(f"seat must be 0-{count - 1}, not {seat}")
-        if opponents != "random" and not callable(opponents):
-            raise RulesError(f"opponents must be 'random' or a policy function, not {opponents!r}")
+        if not isinstance(opponents, str) and not callable(opponents):
+            raise RulesError(
+                f"opponents must be 'random', a bot name or a policy function, not {opponents!r}"
+            )
+        if isinstance(opponents, str) and opponents != "random":
+            make_bot(opponents)  # an unknown name is refused here
         if illegal_action not in ("raise", "ignore"):
             raise RulesError(f"illegal_action must be 'raise' or 'ignore', not {illegal_action!r}")
         self.rules = the_rules
@@ -125,6 +139,10 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
         self._all = np.arange(num_envs)
         self._masks = np.zeros((num_envs, actions), np.int8)
         self._final = self.encoder.new_buffer(num_envs)
+        # With our bots: each deal as a core deal, and its bots by seat.
+        self._bots_by_name = isinstance(opponents, str) and opponents != "random"
+        self._core: list[Deal | None] = [None] * num_envs
+        self._bots: list[list[Bot | None]] = [[None] * count for _ in range(num_envs)]
 
     # -- episodes ----------------------------------------------------------------
     def reset(
@@ -147,6 +165,8 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
                 self.seats[pending] = self.fixed_seat
             decks = self.deals.shuffled_decks(self.rng, count)
             self.deals.deal(pending, decks, self.rng.integers(self.players, size=count))
+            if self._bots_by_name:
+                self._deal_core(pending)
             self.steps[pending] = 0
             ended = self._play_opponents(pending)
             if not ended.size:
@@ -164,19 +184,58 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
             if not waiting.size:
                 break
             actions = self._opponent_actions(waiting)
-            over = deals.step(actions, rows=waiting)
+            over = self._step(actions, waiting)
             if over.size:
                 ended.append(over)
             live = waiting[deals.phase[waiting] != OVER]
         return np.concatenate(ended) if ended else rows[:0]
 
+    def _step(self, actions: IntArray, rows: IntArray) -> IntArray:
+        """Play ``actions`` in ``rows`` (and in their core deals); the rows that ended."""
+        if self._bots_by_name:
+            decode = self.deals.space.decode
+            for row, action in zip(rows.tolist(), actions.tolist(), strict=True):
+                core = self._core[row]
+                assert core is not None
+                core.apply(decode(action))
+        return self.deals.step(actions, rows=rows)
+
+    def _deal_core(self, rows: IntArray) -> None:
+        """The core deals of ``rows``, dealt from the same decks, and new bots."""
+        deals = self.deals
+        name = self.opponents
+        assert isinstance(name, str)
+        for row in rows.tolist():
+            cards = [ALL_CARDS[i] for i in deals.deck[row].tolist()]
+            dealer = int(deals.dealer[row])
+            self._core[row] = Deal.from_deck(self.rules, self.players, dealer, cards)
+            learner = int(self.seats[row])
+            self._bots[row] = [
+                None if seat == learner else make_bot(name, seed=int(self.rng.integers(2**31)))
+                for seat in range(self.players)
+            ]
+
     def _opponent_actions(self, rows: IntArray) -> IntArray:
         deals = self.deals
+        if self._bots_by_name:
+            encode = deals.space.encode
+            chosen = np.empty(rows.shape[0], np.int64)
+            for i, row in enumerate(rows.tolist()):
+                core = self._core[row]
+                assert core is not None
+                seat = core.current_seat
+                assert seat is not None
+                bot = self._bots[row][seat]
+                assert bot is not None
+                action = bot.choose(core.observe(seat), research_legal_actions(core))
+                chosen[i] = encode(action)
+            return chosen
         if self.opponents == "random":
             return sample_legal(
                 deals.legal_low[rows], deals.legal_high[rows], self.rng.random((rows.shape[0],))
             )
-        policy: Policy = self.opponents
+        policy = self.opponents
+        assert callable(policy)
         seats = deals.seat[rows]
         observations = self.encoder.encode(rows, seats, self.encoder.new_buffer(rows.shape[0]))
         masks = deals.legal_mask(rows)
@@ -199,7 +258,7 @@ class RummyVectorEnv(gymnasium.vector.VectorEnv):
             bad = np.flatnonzero(~legal)[:5].tolist()
             raise IllegalActionError(f"illegal actions in deals {bad}: {chosen[bad].tolist()}")
         rows = self._all[legal]
-        ended = [deals.step(chosen[legal], rows=rows)]
+        ended = [self._step(chosen[legal], rows)]
         ended.append(self._play_opponents(rows))
         done_rows = np.concatenate(ended)
         rewards = np.where(legal, 0.0, self.illegal_reward)
