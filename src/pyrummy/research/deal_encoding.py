@@ -60,6 +60,11 @@ class _Layout:
         self.rules: object = None
         self.full_hand = 1
         self.others = [[(seat + r) % n for r in range(1, n)] for seat in range(n)]
+        #: Seats from the observer's (relative order), per observer.
+        self.order = [[seat, *others] for seat, others in enumerate(self.others)]
+        self.no_table = [0] * n
+        #: The tail (hand sizes to ``to_play``) of zeros, copied per call.
+        self.tail = [0.0] * (self.size - self.hand_sizes)
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -91,30 +96,39 @@ def encode_seat(deal: Deal, seat: int, out: FloatArray | None = None) -> FloatAr
 
 
 def _encode(deal: Deal, seat: int, out: FloatArray | None) -> FloatArray:
+    # Written out flat (no comprehensions, a template for the tail): this
+    # runs at every decision of every unbatched environment.
     n = deal.players
     layout = _layout(n)
     hands = deal._hands
-    over = deal.is_over
-    to_play = None if over else deal._seat
-    pile = deal._pile
+    to_play = None if deal.is_over else deal._seat
     others = layout.others[seat]
-    taken = deal._taken_held
-    public = deal._public
     drawn = deal._drawn
+    pile = deal._pile
+    pile_mask = 0
+    for card in pile:
+        pile_mask |= 1 << card
     masks = [
         hands[seat],
         1 << drawn if drawn is not None and seat == to_play else 0,
         1 << pile[-1] if pile else 0,
-        _mask_of(pile),
-        *[taken[other] for other in others],
-        *[public[other] for other in others],
+        pile_mask,
     ]
-    table = [0] * n
-    for table_meld in deal._table:
-        owner = (table_meld.owner - seat) % n
-        for card in table_meld.meld.cards:
-            table[owner] |= 1 << card.index
-    masks += table
+    taken = deal._taken_held
+    for other in others:
+        masks.append(taken[other])
+    public = deal._public
+    for other in others:
+        masks.append(public[other])
+    if deal._table:
+        table = [0] * n
+        for table_meld in deal._table:
+            owner = (table_meld.owner - seat) % n
+            for meld_card in table_meld.meld.cards:
+                table[owner] |= 1 << meld_card.index
+        masks += table
+    else:
+        masks += layout.no_table
     masks.append(_mask_of(deal._stock) if deal._stock_public else 0)
     bits = np.unpackbits(np.array(masks, np.uint64).view(np.uint8), bitorder="little")
     vector = np.empty(layout.size, np.float32) if out is None else out
@@ -126,23 +140,26 @@ def _encode(deal: Deal, seat: int, out: FloatArray | None) -> FloatArray:
         layout.full_hand = rules.hand_size(n) + 1 + int(rules.starter_extra_card)
         layout.rules = rules
     full_hand = layout.full_hand
-    order = [seat, *others]
+    tail = layout.tail[:]
     played = deal._played
     played_turn = deal._played_turn
-    tail = [min(hands[s].bit_count() / full_hand, 1.0) for s in order]
-    tail += [float(played[s] or (played_turn and s == to_play)) for s in order]
-    tail += [
-        len(deal._stock) / rules.deck_size,
-        min(deal.turn / rules.turn_cap, 1.0),
-        min(deal._exhaustions / 3, 1.0),
-        min(deal._melds_turn / 3, 1.0),
-    ]
-    one_hots = [0.0] * (len(PHASES) + 2 * n)
-    one_hots[_PHASE_INDEX[deal.phase]] = 1.0
-    one_hots[len(PHASES) + (deal.dealer - seat) % n] = 1.0
+    for at, s in enumerate(layout.order[seat]):
+        size = hands[s].bit_count() / full_hand
+        tail[at] = size if size < 1.0 else 1.0
+        if played[s] or (played_turn and s == to_play):
+            tail[n + at] = 1.0
+    counts = 2 * n
+    tail[counts] = len(deal._stock) / rules.deck_size
+    tail[counts + 1] = min(deal.turn / rules.turn_cap, 1.0)
+    tail[counts + 2] = min(deal._exhaustions / 3, 1.0)
+    tail[counts + 3] = min(deal._melds_turn / 3, 1.0)
+    phase = counts + 4
+    tail[phase + _PHASE_INDEX[deal.phase]] = 1.0
+    dealer = phase + len(PHASES)
+    tail[dealer + (deal.dealer - seat) % n] = 1.0
     if to_play is not None:
-        one_hots[len(PHASES) + n + (to_play - seat) % n] = 1.0
-    vector[layout.hand_sizes :] = tail + one_hots
+        tail[dealer + n + (to_play - seat) % n] = 1.0
+    vector[layout.hand_sizes :] = tail
     return vector
 
 
