@@ -54,10 +54,20 @@ class BatchedEncoder:
         self.full_hand = float(rules.hand_size(n) + 1 + int(rules.starter_extra_card))
         self.phases = len(PHASES)
         self._seats = np.arange(n)[None, :]
-        self._zeros = np.zeros((deals.batch, n), np.float32)
-        self._phase_eye = np.eye(self.phases, dtype=np.float32)
-        # One row per relative seat, and a row of zeros (nobody: over).
-        self._seat_eye = np.eye(n + 1, n, dtype=np.float32)
+        self._block = self._new_block(deals.batch)
+        # The phase, dealer and to_play one-hots of every (phase, dealer,
+        # to_play) triple, to_play n meaning nobody (the deal is over).
+        phase_eye = np.eye(self.phases, dtype=np.float32)
+        seat_eye = np.eye(n + 1, n, dtype=np.float32)
+        self._one_hots = np.array(
+            [
+                np.concatenate((phase_eye[phase], seat_eye[dealer], seat_eye[to_play]))
+                for phase in range(self.phases)
+                for dealer in range(n)
+                for to_play in range(n + 1)
+            ],
+            np.float32,
+        )
 
     def new_buffer(self, rows: int) -> FloatArray:
         """A zeroed (rows, size) buffer for :meth:`encode` (the entries it never
@@ -87,35 +97,36 @@ class BatchedEncoder:
         return masks
 
     def tail(self, rows: IntArray, observers: IntArray) -> FloatArray:
-        """The entries from ``hand_sizes`` to the end (``to_play``) of each row."""
+        """The entries from ``hand_sizes`` to the end (``to_play``) of each row.
+
+        The block of a whole batch is one kept buffer (its entries that the
+        knock and gin families never set stay 0): the caller copies it.
+        """
         deals, n = self.deals, self.players
         count = rows.shape[0]
         sizes = np.bitwise_count(deals.hands[rows]).astype(np.float64) / self.full_hand
+        block = self._block if count == deals.batch else self._new_block(count)
         if n == 2:
             flat = sizes.reshape(-1)
             mine = np.arange(count) * 2 + observers
-            relative = np.stack((flat[mine], flat[mine ^ 1]), axis=1)
+            block[:, 0] = flat[mine]
+            block[:, 1] = flat[mine ^ 1]
         else:
             order = (observers[:, None] + self._seats) % n
-            relative = np.take_along_axis(sizes, order, axis=1)
-        counts = np.zeros((count, 4), np.float64)
-        counts[:, 0] = (deals.deck_size - deals.stock_pos[rows]) / deals.deck_size
-        counts[:, 1] = np.minimum(deals.turn[rows] / deals.turn_cap, 1.0)
+            block[:, :n] = np.take_along_axis(sizes, order, axis=1)
+        np.minimum(block[:, :n], 1.0, out=block[:, :n])
+        counts = 2 * n
+        block[:, counts] = (deals.deck_size - deals.stock_pos[rows]) / deals.deck_size
+        block[:, counts + 1] = np.minimum(deals.turn[rows] / deals.turn_cap, 1.0)
         phase = deals.phase[rows]
-        # to_play: the relative seat, or n (a row of zeros) once over.
+        # to_play: the relative seat, or n (no row of the one-hot) once over.
         to_play = np.where(phase == OVER, n, (deals.seat[rows] - observers) % n)
-        block: FloatArray = np.concatenate(
-            (
-                np.minimum(relative, 1.0).astype(np.float32),
-                self._zeros[:count],
-                counts.astype(np.float32),
-                self._phase_eye[phase],
-                self._seat_eye[(deals.dealer[rows] - observers) % n],
-                self._seat_eye[to_play],
-            ),
-            axis=1,
-        )
+        dealer = (deals.dealer[rows] - observers) % n
+        block[:, counts + 4 :] = self._one_hots[(phase * n + dealer) * (n + 1) + to_play]
         return block
+
+    def _new_block(self, count: int) -> FloatArray:
+        return np.zeros((count, self.size - self.offsets["hand_sizes"]), np.float32)
 
     def encode(self, rows: IntArray, observers: IntArray, out: FloatArray) -> FloatArray:
         """Write the vector of each row ``rows[i]`` as seen by seat
