@@ -220,10 +220,12 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         return sorted(legal_action_ids(deal)[1])
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        placed = set(self._deck)
-        left = [card for card in range(self.rules.deck_size) if card not in placed]
-        probability = 1.0 / len(left)
-        return [(card, probability) for card in left]
+        placed = 0
+        for card in self._deck:
+            placed |= 1 << card
+        size = self.rules.deck_size
+        probability = 1.0 / (size - len(self._deck))
+        return [(card, probability) for card in range(size) if not placed >> card & 1]
 
     def _apply_action(self, action: int) -> None:
         deal = self.deal
@@ -318,11 +320,11 @@ class RummyObserver:
     def set_from(self, state: RummyState, player: int) -> None:
         if self.tensor is None:
             return
-        deal = state.deal
-        if deal is None:
+        box = state._box
+        if box is None:
             self.tensor.fill(0.0)
             return
-        encode_seat(deal, player, out=self.tensor)
+        encode_seat(box.deal, player, out=self.tensor)
 
     def string_from(self, state: RummyState, player: int) -> str:
         deal = state.deal
