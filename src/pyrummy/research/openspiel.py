@@ -55,7 +55,7 @@ import numpy as np
 import pyspiel
 
 from pyrummy.core.actions import ActionKind, ActionSpace, action_space
-from pyrummy.core.cards import ALL_CARDS, CardSet
+from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import PRESETS, Rules, find_rules
@@ -217,7 +217,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         deal = self.deal
         if deal is None or deal.is_over or player != deal.current_seat:
             return []
-        return sorted(legal_action_ids(deal)[1])
+        return legal_action_ids(deal)[1]  # sorted: the deal lists them by number
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         placed = 0
@@ -228,21 +228,26 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
         return [(card, probability) for card in range(size) if not placed >> card & 1]
 
     def _apply_action(self, action: int) -> None:
-        deal = self.deal
-        if deal is None:
+        box = self._box
+        if box is None:
             self._place(int(action))
             return
-        seat = deal.current_seat
-        assert seat is not None
-        chosen = self.space.decode(int(action))
+        deal = box.deal
+        chosen = deal.action_space.decode(int(action))
         if chosen.kind not in _PRIVATE_DRAWS:
             deal.apply(chosen)
             return
+        seat = deal.current_seat
+        assert seat is not None
         before = deal.hands(seat).mask
         deal.apply(chosen)
         log = self._draws[seat]
         if log is not None:
-            log.extend(card.index for card in CardSet(deal.hands(seat).mask & ~before))
+            drawn = deal.hands(seat).mask & ~before
+            while drawn:
+                low = drawn & -drawn
+                log.append(low.bit_length() - 1)
+                drawn ^= low
 
     def _place(self, card: int) -> None:
         if card in self._deck or not 0 <= card < self.rules.deck_size:
