@@ -241,3 +241,14 @@ def reward_bound(rules: Rules | str, players: int) -> float:
     bonus += the_rules.undercut_bonus + 10
     per_opponent = 2 * 15 * cards + bonus
     return float(2 * (players - 1) * per_opponent)
+
+
+def default_players(rules: Rules | str) -> int:
+    """The player count an environment uses when none is given: four where the
+    rules allow it, else the nearest count they allow.
+
+    >>> default_players("knock"), default_players("gin"), default_players("rotham")
+    (4, 2, 4)
+    """
+    the_rules = rules if isinstance(rules, Rules) else find_rules(rules)
+    return min(max(4, the_rules.min_players), the_rules.max_players)

@@ -49,18 +49,14 @@ import numpy as np
 from gymnasium import spaces
 
 from pyrummy.bots.base import Bot
+from pyrummy.bots.random_bot import RandomBot
 from pyrummy.bots.registry import make_bot
-from pyrummy.core.actions import action_space
+from pyrummy.core.actions import Action, action_space
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import IllegalActionError, RulesError
 from pyrummy.core.rules import Rules, find_rules
-from pyrummy.research.encoding import (
-    action_ids,
-    deal_rewards,
-    encode_observation,
-    observation_size,
-    research_legal_actions,
-)
+from pyrummy.research.deal_encoding import encode_seat, legal_action_ids
+from pyrummy.research.encoding import deal_rewards, observation_size, research_legal_actions
 from pyrummy.research.render import render_for_mode
 
 #: Attempts at a deal where the learner gets to act before giving up.
@@ -111,6 +107,9 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seat = 0
         self.opponents: list[Bot | None] = []
         self._steps = 0
+        self._legal_deal: Deal | None = None
+        self._legal_length = -1
+        self._legal: tuple[list[Action], list[int]] = ([], [])
 
     # -- episode -----------------------------------------------------------------
     def reset(
@@ -170,7 +169,10 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
             bot = self.opponents[seat]
             assert bot is not None
             legal = research_legal_actions(deal)
-            deal.apply(bot.choose(deal.observe(seat), legal))
+            # The random bot reads no observation: building one would cost
+            # more than the rest of its move.
+            seen = None if type(bot) is RandomBot else deal.observe(seat)
+            deal.apply(bot.choose(seen, legal))  # type: ignore[arg-type]
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action`` (an action number), then the opponents
@@ -183,20 +185,19 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
         if deal.is_over:
             raise RulesError("the deal is over: call reset()")
         self._steps += 1
-        legal = research_legal_actions(deal)
+        legal, numbers = self._legal_now(deal)
         try:
-            chosen = self.space.decode(int(action))
-        except (IllegalActionError, TypeError, ValueError):
-            chosen = None
+            number: int | None = int(action)
+        except (TypeError, ValueError):
+            number = None
         reward = 0.0
-        illegal = chosen is None or chosen not in legal
+        illegal = number not in numbers
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(f"{action!r} is not a legal action number now")
             reward = self.illegal_reward
         else:
-            assert chosen is not None
-            deal.apply(chosen)
+            deal.apply(legal[numbers.index(number)])  # type: ignore[arg-type]
             self._play_opponents()
         terminated = deal.is_over
         if terminated:
@@ -212,14 +213,23 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     # -- views ---------------------------------------------------------------------
     def _observation(self) -> np.ndarray:
-        return encode_observation(self._deal().observe(self.seat))
+        return encode_seat(self._deal(), self.seat)
+
+    def _legal_now(self, deal: Deal) -> tuple[list[Action], list[int]]:
+        """The research legal actions and their numbers, remembered until the deal moves."""
+        length = len(deal.history)
+        if deal is not self._legal_deal or length != self._legal_length:
+            self._legal = legal_action_ids(deal)
+            self._legal_deal = deal
+            self._legal_length = length
+        return self._legal
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a 0/1 int8 vector (all zero once the deal is over)."""
         deal = self._deal()
         mask = np.zeros(self.space.size, np.int8)
         if deal.current_seat == self.seat:
-            mask[action_ids(self.rules, research_legal_actions(deal))] = 1
+            mask[self._legal_now(deal)[1]] = 1
         return mask
 
     def _info(self) -> dict[str, Any]:

@@ -55,24 +55,24 @@ import numpy as np
 import pyspiel
 
 from pyrummy.core.actions import ActionKind, ActionSpace, action_space
-from pyrummy.core.cards import ALL_CARDS, CardSet
+from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
 from pyrummy.core.families import family_of
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import PRESETS, Rules, find_rules
 from pyrummy.core.sampling import sample_deal
+from pyrummy.research.deal_encoding import encode_seat, legal_action_ids
 from pyrummy.research.encoding import (
-    action_ids,
     deal_rewards,
-    encode_observation,
     observation_blocks,
-    research_legal_actions,
     reward_bound,
 )
 from pyrummy.research.render import render_deal
 
 PREFIX: Final = "pyrummy_"
 _PRIVATE_DRAWS: Final = (ActionKind.DRAW_STOCK, ActionKind.DECLINE)
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
 
 
 def game_name(preset: str) -> str:
@@ -157,6 +157,8 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
         self.players = players
         self.dealer = dealer
         self.turn_cap = turn_cap
+        #: What every state of this game keys its rules by.
+        self.state_key = (rules.name, players, dealer, turn_cap)
 
     def new_initial_state(self) -> RummyState:
         return RummyState(self)
@@ -165,7 +167,9 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> RummyObserver:
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return RummyObserver(self.players, perfect_recall)
+        # OpenSpiel's own observer (made with a type) copies every entry of
+        # ``dict`` at each call: it gets the tensor as one entry.
+        return RummyObserver(self.players, perfect_recall, named=iig_obs_type is None)
 
 
 class RummyState(pyspiel.State):  # type: ignore[misc]
@@ -173,11 +177,13 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: RummyGame) -> None:
         super().__init__(game)
-        self._key = (game.preset, game.players, game.dealer, game.turn_cap)
+        # OpenSpiel makes a new initial state at every observation_tensor
+        # call (for the tensor's shape): this stays short.
+        key = self._key = game.state_key
         self._deck: list[int] = []
         self._box: DealBox | None = None
         #: Per seat: the cards it drew from the stock, in order (None: unknown).
-        self._draws: list[list[int] | None] = [[] for _ in range(game.players)]
+        self._draws: list[list[int] | None] = [[] for _ in range(key[1])]
 
     # -- helpers ----------------------------------------------------------------
     @property
@@ -195,40 +201,51 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
     # -- OpenSpiel API ------------------------------------------------------------
     def current_player(self) -> int:
-        deal = self.deal
-        if deal is None:
-            return int(pyspiel.PlayerId.CHANCE)
+        box = self._box  # OpenSpiel asks several times a step: no property here
+        if box is None:
+            return _CHANCE
+        deal = box.deal
         if deal.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert deal.current_seat is not None
-        return deal.current_seat
+            return _TERMINAL
+        seat = deal.current_seat
+        assert seat is not None
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
         deal = self.deal
         if deal is None or deal.is_over or player != deal.current_seat:
             return []
-        return sorted(action_ids(self.rules, research_legal_actions(deal)))
+        return legal_action_ids(deal)[1]  # sorted: the deal lists them by number
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        placed = set(self._deck)
-        left = [card for card in range(self.rules.deck_size) if card not in placed]
-        probability = 1.0 / len(left)
-        return [(card, probability) for card in left]
+        placed = 0
+        for card in self._deck:
+            placed |= 1 << card
+        size = self.rules.deck_size
+        probability = 1.0 / (size - len(self._deck))
+        return [(card, probability) for card in range(size) if not placed >> card & 1]
 
     def _apply_action(self, action: int) -> None:
-        deal = self.deal
-        if deal is None:
+        box = self._box
+        if box is None:
             self._place(int(action))
+            return
+        deal = box.deal
+        chosen = deal.action_space.decode(int(action))
+        if chosen.kind not in _PRIVATE_DRAWS:
+            deal.apply(chosen)
             return
         seat = deal.current_seat
         assert seat is not None
-        chosen = self.space.decode(int(action))
         before = deal.hands(seat).mask
         deal.apply(chosen)
-        if chosen.kind in _PRIVATE_DRAWS:
-            log = self._draws[seat]
-            if log is not None:
-                log.extend(card.index for card in CardSet(deal.hands(seat).mask & ~before))
+        log = self._draws[seat]
+        if log is not None:
+            drawn = deal.hands(seat).mask & ~before
+            while drawn:
+                low = drawn & -drawn
+                log.append(low.bit_length() - 1)
+                drawn ^= low
 
     def _place(self, card: int) -> None:
         if card in self._deck or not 0 <= card < self.rules.deck_size:
@@ -279,29 +296,38 @@ class RummyState(pyspiel.State):  # type: ignore[misc]
 
 
 class RummyObserver:
-    """OpenSpiel observer: the version-1 tensor and text views of one seat."""
+    """OpenSpiel observer: the version-1 tensor and text views of one seat.
 
-    def __init__(self, players: int, perfect_recall: bool) -> None:
+    ``blocks`` are the named views of the tensor (``hand``, ``drawn``, ...);
+    ``dict`` holds them too when ``named`` (an observer made from Python with
+    ``make_observation(game)``), else the whole tensor as ``observation``:
+    OpenSpiel's ``state.observation_tensor()`` copies each entry of ``dict``
+    twice a call, which one entry makes cheap (the values are the same).
+    """
+
+    def __init__(self, players: int, perfect_recall: bool, named: bool = True) -> None:
         self.perfect_recall = perfect_recall
         self.tensor: np.ndarray | None = None
         self.dict: dict[str, np.ndarray] = {}
+        self.blocks: dict[str, np.ndarray] = {}
         if perfect_recall:
             return
         blocks = observation_blocks(players)
         self.tensor = np.zeros(sum(size for _, size, _ in blocks), np.float32)
         start = 0
         for name, size, shape in blocks:
-            self.dict[name] = self.tensor[start : start + size].reshape(shape)
+            self.blocks[name] = self.tensor[start : start + size].reshape(shape)
             start += size
+        self.dict = dict(self.blocks) if named else {"observation": self.tensor}
 
     def set_from(self, state: RummyState, player: int) -> None:
         if self.tensor is None:
             return
-        deal = state.deal
-        if deal is None:
+        box = state._box
+        if box is None:
             self.tensor.fill(0.0)
             return
-        encode_observation(deal.observe(player), out=self.tensor)
+        encode_seat(box.deal, player, out=self.tensor)
 
     def string_from(self, state: RummyState, player: int) -> str:
         deal = state.deal

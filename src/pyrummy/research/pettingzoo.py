@@ -1,9 +1,11 @@
 """PettingZoo AEC environments: one deal of any preset, any player count.
 
-``env(rules="knock", players=4, seed=None, render_mode=None, max_cycles=None,
+``env(rules="knock", players=None, seed=None, render_mode=None, max_cycles=None,
 schedule="turns", illegal_action="raise", **options)`` gives the
 environment wrapped in PettingZoo's order-enforcing wrapper; ``raw_env``
-the bare class. An episode is one deal.
+the bare class. An episode is one deal. ``players`` defaults to four
+where the rules allow it, else to the count they allow nearest to it (gin:
+two), so every preset works with the defaults.
 
 - **Agents** ``player_0`` ... ``player_{n-1}`` are the seats. The dealer is
   drawn from the environment's random generator at every reset.
@@ -56,17 +58,16 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import aec_to_parallel
 
-from pyrummy.core.actions import ActionSpace, action_space
+from pyrummy.core.actions import Action, ActionSpace, action_space
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import IllegalActionError, RulesError
 from pyrummy.core.rules import Rules, find_rules
+from pyrummy.research.deal_encoding import encode_seat, legal_action_ids
 from pyrummy.research.encoding import (
     ENCODING_VERSION,
-    action_ids,
     deal_rewards,
-    encode_observation,
+    default_players,
     observation_size,
-    research_legal_actions,
 )
 from pyrummy.research.render import render_for_mode
 
@@ -81,7 +82,7 @@ _POLICIES: Final = ("raise", "ignore")
 
 def env(
     rules: Rules | str = "knock",
-    players: int = 4,
+    players: int | None = None,
     seed: int | None = None,
     render_mode: str | None = None,
     **kwargs: Any,
@@ -92,7 +93,7 @@ def env(
 
 def parallel_env(
     rules: Rules | str = "knock",
-    players: int = 4,
+    players: int | None = None,
     seed: int | None = None,
     render_mode: str | None = None,
     **kwargs: Any,
@@ -121,7 +122,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def __init__(
         self,
         rules: Rules | str = "knock",
-        players: int = 4,
+        players: int | None = None,
         seed: int | None = None,
         render_mode: str | None = None,
         max_cycles: int | None = None,
@@ -131,6 +132,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.rules: Rules = find_rules(rules, **options)
+        if players is None:
+            players = default_players(self.rules)
         self.rules.check_players(players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise RulesError(f"render_mode must be one of ansi, human, not {render_mode!r}")
@@ -172,6 +175,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._rng: random.Random | None = None
         self.deal: Deal | None = None
         self._steps = 0
+        # The legal actions and their numbers, for the deal at one length of
+        # its history (observe lists them, step reads them again).
+        self._legal_deal: Deal | None = None
+        self._legal_length = -1
+        self._legal: tuple[list[Action], list[int]] = ([], [])
 
     # -- spaces ---------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -215,13 +223,22 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         deal = self._deal()
         seat = self._seat_of[agent]
-        vector = encode_observation(deal.observe(seat))
+        vector = encode_seat(deal, seat)
         mask = np.zeros(self._action_spaces[agent].n, np.int8)
         if deal.current_seat == seat:
-            mask[action_ids(self.rules, research_legal_actions(deal))] = 1
+            mask[self._legal_now(deal)[1]] = 1
         elif self.schedule == "cycle" and not deal.is_over:
             mask[self.wait_action] = 1
         return {"observation": vector, "action_mask": mask}
+
+    def _legal_now(self, deal: Deal) -> tuple[list[Action], list[int]]:
+        """The research legal actions and their numbers, remembered until the deal moves."""
+        length = len(deal.history)
+        if deal is not self._legal_deal or length != self._legal_length:
+            self._legal = legal_action_ids(deal)
+            self._legal_deal = deal
+            self._legal_length = length
+        return self._legal
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -255,15 +272,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
             if number != self.wait_action:
                 self._illegal(seat, f"{number!r}: only WAIT ({self.wait_action}) is legal now")
             return
-        legal = research_legal_actions(deal)
-        try:
-            chosen = self.space.decode(number) if number is not None else None
-        except IllegalActionError:
-            chosen = None
-        if chosen is None or self.space.normalize(chosen) not in legal:
+        legal, numbers = self._legal_now(deal)
+        if number is None or number not in numbers:
             self._illegal(seat, f"{action!r} is not a legal action number now")
             return
-        deal.apply(chosen)
+        deal.apply(legal[numbers.index(number)])
 
     def _illegal(self, seat: int, why: str) -> None:
         if self.illegal_action == "raise":

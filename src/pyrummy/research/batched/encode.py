@@ -1,0 +1,208 @@
+"""The version-1 observation encoding of many deals at once.
+
+The same vector as :func:`pyrummy.research.encoding.encode_observation` of
+``deal.observe(seat)`` (see that module for the layout), written for rows
+of a :class:`~pyrummy.research.batched.engine.BatchedDeals` from its arrays:
+every card plane of a row (own hand, the card drawn, the pile's top, the
+pile, each opponent's taken and known cards) is one uint64 mask, and the
+masks of all rows turn into float planes through one byte table read. The
+knock and gin families never have table melds, a public stock, melded
+players, stock exhaustions or melds in a turn: those entries stay 0.
+
+Fractions are computed in float64 and stored as float32, as the core's
+encoder does (Python floats stored into a float32 array), so the vectors
+are equal bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from pyrummy.research.batched.deadwood import IntArray, MaskArray
+from pyrummy.research.batched.engine import BITS, OVER, ZERO, BatchedDeals
+from pyrummy.research.encoding import CARDS, PHASES, observation_blocks, observation_size
+
+FloatArray = npt.NDArray[np.float32]
+
+#: Byte value -> its eight bits as float32 (bit 0 first).
+_BYTE_BITS: Final = np.unpackbits(
+    np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+).astype(np.float32)
+
+
+class BatchedEncoder:
+    """Encodes rows of one :class:`BatchedDeals` as seen by given seats."""
+
+    def __init__(self, deals: BatchedDeals) -> None:
+        self.deals = deals
+        n = self.players = deals.players
+        self.size = observation_size(n)
+        offsets: dict[str, int] = {}
+        start = 0
+        for name, length, _ in observation_blocks(n):
+            offsets[name] = start
+            start += length
+        self.offsets = offsets
+        #: Card planes, in layout order from the hand: hand, drawn, top,
+        #: pile, then taken and known per opponent.
+        self.planes = 4 + 2 * (n - 1)
+        assert offsets["known"] + (n - 1) * CARDS == self.planes * CARDS
+        rules = deals.rules
+        self.full_hand = float(rules.hand_size(n) + 1 + int(rules.starter_extra_card))
+        self.phases = len(PHASES)
+        self._seats = np.arange(n)[None, :]
+        self._block = self._new_block(deals.batch)
+        # The phase, dealer and to_play one-hots of every (phase, dealer,
+        # to_play) triple, to_play n meaning nobody (the deal is over).
+        phase_eye = np.eye(self.phases, dtype=np.float32)
+        seat_eye = np.eye(n + 1, n, dtype=np.float32)
+        self._one_hots = np.array(
+            [
+                np.concatenate((phase_eye[phase], seat_eye[dealer], seat_eye[to_play]))
+                for phase in range(self.phases)
+                for dealer in range(n)
+                for to_play in range(n + 1)
+            ],
+            np.float32,
+        )
+
+    def new_buffer(self, rows: int) -> FloatArray:
+        """A zeroed (rows, size) buffer for :meth:`encode` (the entries it never
+        writes must be zero)."""
+        return np.zeros((rows, self.size), np.float32)
+
+    def plane_masks(self, rows: IntArray, observers: IntArray) -> MaskArray:
+        """The card planes of each row as masks: (rows, planes) uint64."""
+        deals, n = self.deals, self.players
+        count = rows.shape[0]
+        seat = deals.seat[rows]
+        over = deals.phase[rows] == OVER
+        masks = np.empty((count, self.planes), np.uint64)
+        base = rows * n
+        masks[:, 0] = deals.hands_flat[base + observers]
+        drawn = deals.drawn[rows]
+        shows = (drawn >= 0) & (observers == seat) & ~over
+        masks[:, 1] = np.where(shows, BITS[np.maximum(drawn, 0)], ZERO)
+        height = deals.pile_len[rows]
+        top = deals.pile_flat[rows * deals.deck_size + np.maximum(height - 1, 0)]
+        masks[:, 2] = np.where(height > 0, BITS[top], ZERO)
+        masks[:, 3] = deals.pile_mask[rows]
+        for r in range(1, n):
+            other = base + (observers + r) % n
+            masks[:, 3 + r] = deals.taken_flat[other]
+            masks[:, 2 + n + r] = deals.public_flat[other]
+        return masks
+
+    def tail(self, rows: IntArray, observers: IntArray) -> FloatArray:
+        """The entries from ``hand_sizes`` to the end (``to_play``) of each row.
+
+        The block of a whole batch is one kept buffer (its entries that the
+        knock and gin families never set stay 0): the caller copies it.
+        """
+        deals, n = self.deals, self.players
+        count = rows.shape[0]
+        sizes = np.bitwise_count(deals.hands[rows]).astype(np.float64) / self.full_hand
+        block = self._block if count == deals.batch else self._new_block(count)
+        if n == 2:
+            flat = sizes.reshape(-1)
+            mine = np.arange(count) * 2 + observers
+            block[:, 0] = flat[mine]
+            block[:, 1] = flat[mine ^ 1]
+        else:
+            order = (observers[:, None] + self._seats) % n
+            block[:, :n] = np.take_along_axis(sizes, order, axis=1)
+        np.minimum(block[:, :n], 1.0, out=block[:, :n])
+        counts = 2 * n
+        block[:, counts] = (deals.deck_size - deals.stock_pos[rows]) / deals.deck_size
+        block[:, counts + 1] = np.minimum(deals.turn[rows] / deals.turn_cap, 1.0)
+        phase = deals.phase[rows]
+        # to_play: the relative seat, or n (no row of the one-hot) once over.
+        to_play = np.where(phase == OVER, n, (deals.seat[rows] - observers) % n)
+        dealer = (deals.dealer[rows] - observers) % n
+        block[:, counts + 4 :] = self._one_hots[(phase * n + dealer) * (n + 1) + to_play]
+        return block
+
+    def _new_block(self, count: int) -> FloatArray:
+        return np.zeros((count, self.size - self.offsets["hand_sizes"]), np.float32)
+
+    def encode(self, rows: IntArray, observers: IntArray, out: FloatArray) -> FloatArray:
+        """Write the vector of each row ``rows[i]`` as seen by seat
+        ``observers[i]`` into ``out[i]`` (a :meth:`new_buffer`); returns ``out``."""
+        if rows.shape[0] == 0:
+            return out
+        masks = self.plane_masks(rows, observers)
+        bits = np.unpackbits(masks.view(np.uint8), axis=1, bitorder="little")
+        planes = bits.reshape(rows.shape[0], self.planes, 64)
+        for plane in range(self.planes):
+            out[:, plane * CARDS : (plane + 1) * CARDS] = planes[:, plane, :CARDS]
+        out[:, self.offsets["hand_sizes"] :] = self.tail(rows, observers)
+        return out
+
+
+class IncrementalEncoder:
+    """The observations of every row of a batch kept in one buffer, updated in place.
+
+    Between two steps a row's card planes change in a few cards (a draw, a
+    discard; a new observer's hand differs from the last one's in about
+    twenty), so :meth:`update` flips only the entries whose card changed
+    (the masks last written are kept) and rewrites the short tail of
+    counts and one-hot blocks. :attr:`view` is the buffer, read-only.
+    """
+
+    def __init__(self, encoder: BatchedEncoder) -> None:
+        self.encoder = encoder
+        batch = encoder.deals.batch
+        self.buffer = encoder.new_buffer(batch)
+        self.view: FloatArray = self.buffer.view()
+        self.view.flags.writeable = False
+        self.written = np.zeros((batch, encoder.planes), np.uint64)
+        self.rows = np.arange(batch)
+        self._tail = encoder.offsets["hand_sizes"]
+
+    def update(self, observers: IntArray) -> FloatArray:
+        """Bring every row up to date as seen by ``observers``; the read-only view."""
+        encoder = self.encoder
+        planes = encoder.planes
+        masks = encoder.plane_masks(self.rows, observers)
+        changed = masks ^ self.written
+        self.written = masks
+        flips = np.bitwise_count(changed)
+        # A plane that changed in many cards (a new observer's hand) is
+        # written whole from the suit table; a few cards are flipped one by one.
+        whole = flips > _FEW
+        for plane in range(planes):
+            rows = np.flatnonzero(whole[:, plane])
+            if rows.size:
+                start = plane * CARDS
+                self.buffer[rows, start : start + CARDS] = _bits(masks[rows, plane])[:, :CARDS]
+        few = np.flatnonzero(((flips > 0) & ~whole).reshape(-1))
+        if few.size:
+            words = changed.reshape(-1)[few]
+            flat = self.buffer.reshape(-1)
+            few_row, few_plane = np.divmod(few, planes)
+            base = few_row * encoder.size + few_plane * CARDS
+            while base.size:
+                lowest = words & (~words + np.uint64(1))
+                at = base + np.log2(lowest.astype(np.float64)).astype(np.int64)
+                flat[at] = 1.0 - flat[at]
+                words = words ^ lowest
+                left = words != 0
+                words = words[left]
+                base = base[left]
+        self.buffer[:, self._tail :] = encoder.tail(self.rows, observers)
+        return self.view
+
+
+#: Above this many changed cards a plane is rewritten whole.
+_FEW: Final = 2
+
+
+def _bits(masks: MaskArray) -> npt.NDArray[np.uint8]:
+    """The 64 bits of each mask, bit 0 first: (rows, 64) of 0/1."""
+    bits: npt.NDArray[np.uint8] = np.unpackbits(
+        np.ascontiguousarray(masks).view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
+    )
+    return bits
