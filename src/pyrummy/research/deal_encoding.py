@@ -35,7 +35,6 @@ from pyrummy.research.encoding import (
     CARDS,
     PHASES,
     FloatArray,
-    encode_observation,
     observation_size,
     research_legal_actions,
 )
@@ -87,12 +86,12 @@ def _mask_of(cards: Sequence[int]) -> int:
 def encode_seat(deal: Deal, seat: int, out: FloatArray | None = None) -> FloatArray:
     """``encode_observation(deal.observe(seat))``, read from the deal's fields.
 
-    ``out`` (optional): a float32 array of the encoding's size to fill.
+    ``out`` (optional): a float32 array of the encoding's size to fill. It reads
+    :class:`~pyrummy.core.deal.state.DealState`'s fields directly (the hot path
+    of every unbatched environment); ``tests/test_research_deal_encoding.py``
+    holds it to :func:`~pyrummy.research.encoding.encode_observation`.
     """
-    try:
-        return _encode(deal, seat, out)
-    except AttributeError:  # pragma: no cover - a deal without these fields
-        return encode_observation(deal.observe(seat), out=out)
+    return _encode(deal, seat, out)
 
 
 def _encode(deal: Deal, seat: int, out: FloatArray | None) -> FloatArray:

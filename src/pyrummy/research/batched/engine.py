@@ -37,6 +37,7 @@ import numpy.typing as npt
 from pyrummy.core.actions import action_space
 from pyrummy.core.cards import ALL_CARDS, N_STANDARD
 from pyrummy.core.errors import RulesError
+from pyrummy.core.families import family_of
 from pyrummy.core.rules import Rules
 from pyrummy.core.values import value_table
 from pyrummy.research.batched.deadwood import IntArray, MaskArray, deadwoods, suit_table
@@ -68,7 +69,7 @@ class UnsupportedRulesError(RulesError):
 
 def check_supported(rules: Rules) -> None:
     """Refuse rules the batched engine does not play, saying which it does."""
-    if rules.family not in ("knock", "gin") or rules.jokers:
+    if family_of(rules).table_play or rules.jokers:
         raise UnsupportedRulesError(
             f"the batched environments play the knock and gin families without jokers "
             f"(knock, knock-target, gin), not {rules.name}"
@@ -100,7 +101,8 @@ class BatchedDeals:
         self.rules = rules
         self.players = players
         self.batch = batch
-        self.gin = rules.family == "gin"
+        # Gin's rules: the knock limit, the wall, the gin showdown with lay-offs.
+        self.gin = family_of(rules).showdown == "gin"
         self.hand_size = rules.hand_size(players)
         self.deck_size = rules.deck_size
         self.turn_cap = rules.turn_cap
