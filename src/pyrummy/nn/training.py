@@ -209,7 +209,7 @@ def ppo_update(
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), settings.max_grad_norm)
             optimizer.step()
-            last = float(loss)
+            last = float(loss.detach())
     return last
 
 
