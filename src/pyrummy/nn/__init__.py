@@ -1,0 +1,1 @@
+"""Numpy networks over observations: the learned policy's features and inference."""

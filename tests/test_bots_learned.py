@@ -1,0 +1,106 @@
+"""The learned bot: legal play from its observation, its network in numpy, its games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pyrummy.bots.base import BotError
+from pyrummy.bots.learned import LearnedBot, learned_games
+from pyrummy.core.deal import new_deal
+from pyrummy.nn.features import Layout, action_features, state_features
+from pyrummy.nn.policy import PolicyWeights
+from pyrummy.research.encoding import action_mask, encode_observation, research_legal_actions
+
+
+def test_plays_whole_deals_with_legal_actions_only() -> None:
+    bot = LearnedBot(seed=1)
+    for seed in range(20):
+        deal = new_deal("knock", players=2, seed=seed)
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            legal = research_legal_actions(deal)
+            action = bot.choose(deal.observe(seat), legal)
+            assert action in legal
+            deal.apply(action)
+        assert deal.settlement is not None
+
+
+def test_same_observation_same_answer() -> None:
+    deal = new_deal("knock", players=2, seed=5)
+    seat = deal.current_seat
+    assert seat is not None
+    legal = research_legal_actions(deal)
+    answers = {str(LearnedBot(seed=s).choose(deal.observe(seat), legal)) for s in range(5)}
+    assert len(answers) == 1
+
+
+def test_refuses_a_game_it_was_not_trained_for() -> None:
+    deal = new_deal("rummy", players=2, seed=1)
+    seat = deal.current_seat
+    assert seat is not None
+    with pytest.raises(BotError, match="learned bot plays"):
+        LearnedBot().choose(deal.observe(seat), research_legal_actions(deal))
+
+
+def test_ships_knock_for_two_and_small_weights() -> None:
+    assert ("knock", 2) in learned_games()
+    from importlib import resources
+
+    for preset, players in learned_games():
+        file = resources.files("pyrummy.bots").joinpath("weights", f"{preset}-{players}p.npz")
+        assert len(file.read_bytes()) <= 1_000_000
+
+
+def test_features_list_exactly_the_legal_actions() -> None:
+    layout = Layout.of("gin", 2)
+    for seed in range(10):
+        deal = new_deal("gin", players=2, seed=seed)
+        for _ in range(12):
+            if deal.is_over:
+                break
+            seat = deal.current_seat
+            assert seat is not None
+            obs = deal.observe(seat)
+            legal = research_legal_actions(deal)
+            mask = action_mask(obs, legal)[None, :]
+            feats, ids, valid = action_features(encode_observation(obs)[None, :], mask, layout)
+            assert sorted(ids[0][valid[0]].tolist()) == sorted(np.flatnonzero(mask[0]).tolist())
+            assert not feats[0][~valid[0]].any()
+            deal.apply(legal[seed % len(legal)])
+
+
+def test_weights_round_trip(tmp_path: object) -> None:
+    rng = np.random.default_rng(1)
+    layout = Layout.of("knock", 2)
+    shapes = {
+        "state_w": (8, layout.state_size),
+        "state_b": (8,),
+        "action_w": (8, 8 + 68),
+        "action_b": (8,),
+        "score_w": (1, 8),
+        "score_b": (1,),
+        "value_w": (4, 8),
+        "value_b": (4,),
+        "value_out_w": (1, 4),
+        "value_out_b": (1,),
+    }
+    arrays = {k: rng.normal(size=s).astype(np.float32) for k, s in shapes.items()}
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "w.npz"
+    PolicyWeights(arrays, {"rules": "knock"}).save(path)
+    loaded = PolicyWeights.load(path)
+    assert loaded.meta == {"rules": "knock"}
+    for name, value in arrays.items():
+        assert np.allclose(loaded.arrays[name], value, atol=1e-2)
+    deal = new_deal("knock", players=2, seed=2)
+    seat = deal.current_seat
+    assert seat is not None
+    obs = deal.observe(seat)
+    encoded = encode_observation(obs)[None, :]
+    mask = action_mask(obs, research_legal_actions(deal))[None, :]
+    feats, _, _ = action_features(encoded, mask, layout)
+    scores = loaded.scores(loaded.hidden(state_features(encoded, layout)), feats)
+    assert scores.shape == feats.shape[:2]
