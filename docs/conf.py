@@ -48,5 +48,7 @@ nitpicky = True
 nitpick_ignore_regex = [
     (r"py:.*", r"(fractions|random|collections\.abc|typing|enum|dataclasses|pathlib|secrets)\..*"),
     (r"py:.*", r"(Fraction|Random|Iterable|Iterator|Sequence|Mapping|Callable|Enum|IntEnum)"),
-    (r"py:.*", r"(numpy|np|gymnasium|pettingzoo|pyspiel|matplotlib)\..*"),
+    (r"py:.*", r"(numpy|np|gymnasium|pettingzoo|pyspiel|matplotlib|torch)\..*"),
+    # type variables of generic functions (autodoc names them as classes)
+    (r"py:class", r"pyrummy\..*\.(Config|TaskT|ResultT)"),
 ]

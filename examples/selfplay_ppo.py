@@ -5,7 +5,7 @@ network of :mod:`pyrummy.nn`) through :class:`pyrummy.research.batched.BatchedGa
 which steps all deals at once with numpy and deals a new one where a deal ends.
 A decision's return is its seat's points when its deal ends (no discount, the
 reward comes only then); decisions of deals still running when an update is
-due wait for their deal to end. PPO (:func:`pyrummy.nn.training.ppo_update`)
+due wait for their deal to end. PPO (:func:`pyrummy.research.training.ppo_update`)
 learns from each batch of finished decisions. At the end the greedy policy plays
 duplicate deals against the ``--eval`` bots.
 
@@ -22,11 +22,11 @@ from collections.abc import Sequence
 
 import numpy as np
 import torch
-from pyrummy.research.batched import BatchedGame
 
 from pyrummy.nn.features import Layout
 from pyrummy.nn.policy import PolicyWeights
-from pyrummy.nn.training import (
+from pyrummy.research.batched import BatchedGame
+from pyrummy.research.training import (
     REWARD_SCALE,
     ActionScorer,
     Decisions,

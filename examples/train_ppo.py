@@ -3,7 +3,7 @@
 The learner plays one seat of many deals at once against a fixed opponent
 (``--opponent simple``), through the research Gymnasium environment; each
 decision is scored by the action-scoring network of :mod:`pyrummy.nn` and
-trained with PPO (:mod:`pyrummy.nn.training`). ``--imitate medium`` first copies
+trained with PPO (:mod:`pyrummy.research.training`). ``--imitate medium`` first copies
 a bot's decisions (behaviour cloning), a warm start PPO then improves on. At the
 end the greedy policy plays duplicate deals against each ``--eval`` bot (every
 deal from both seats) and prints the mean points per deal with a 95% interval.
@@ -26,7 +26,9 @@ import torch
 from pyrummy.bots.registry import make_bot
 from pyrummy.nn.features import Layout
 from pyrummy.nn.policy import PolicyWeights
-from pyrummy.nn.training import (
+from pyrummy.research.encoding import research_legal_actions
+from pyrummy.research.gym import RummyEnv
+from pyrummy.research.training import (
     REWARD_SCALE,
     ActionScorer,
     Decisions,
@@ -37,8 +39,6 @@ from pyrummy.nn.training import (
     ppo_update,
     sample,
 )
-from pyrummy.research.encoding import research_legal_actions
-from pyrummy.research.gym import RummyEnv
 
 
 def imitate(model: ActionScorer, args: argparse.Namespace, layout: Layout) -> None:

@@ -23,6 +23,16 @@ if [[ ! -x "$venv/bin/python" ]]; then
   "$venv/bin/python" -m pip install -q --upgrade pip
 fi
 
+# Training (the `train` extra, in `all`) needs PyTorch. A bare `torch` from
+# PyPI is a CUDA build of several GB on Linux; TORCH_SPEC names the release
+# to take first (2.13.0: the CPU build this project's machines hold).
+if [[ ",$extras," == *",all,"* || ",$extras," == *",train,"* ]] \
+  && ! "$venv/bin/python" -c "import torch" 2>/dev/null; then
+  spec=${TORCH_SPEC:-torch==2.13.0}
+  echo "Installing PyTorch ($spec) into $venv for the training examples ..."
+  "$venv/bin/python" -m pip install -q --progress-bar off "$spec"
+fi
+
 echo "Installing $what into $venv (pip install -e '.[$extras]'; first run only) ..."
 # pip's own output, one line a package it fetches (from an index, or a local
 # wheel: "Processing"); its errors go to stderr untouched.

@@ -42,7 +42,7 @@ _KNOCK_AT_NEXT_CHANCE = 1
 
 @dataclass(frozen=True)
 class SearchValues:
-    """Mean points for this seat of each choice (keyed by card index, or :data:`TAKE`/:data:`STOCK`).
+    """Mean points for this seat of each choice (keyed by card index, or ``TAKE``/``STOCK``).
 
     ``errors``: the standard error of each choice's mean less the first
     choice's, on the same re-deals (0 for the first).

@@ -33,7 +33,7 @@ from pyrummy.core.solver import deadwood_of_mask
 
 #: 3+ players: extra cards an opponent that drew is dealt in the knock
 #: equity's re-deals, keeping its best hand (a seat that keeps drawing keeps
-#: improving); its first draw is not counted (:data:`SELECTION_AFTER`).
+#: improving); its first draw is not counted (``SELECTION_AFTER``).
 DEFAULT_EQUITY_SELECTION = 3
 SELECTION_AFTER = 1
 #: Share of the time budget the give-back search may spend, counted from the

@@ -33,6 +33,7 @@ def _weights_name(rules: Rules, players: int) -> str:
     return f"{rules.name}-{players}p.npz"
 
 
+@cache
 def learned_games() -> list[tuple[str, int]]:
     """The (preset, players) pairs a weights file ships for."""
     folder = resources.files("pyrummy.bots").joinpath(WEIGHTS_FOLDER)
@@ -44,6 +45,17 @@ def learned_games() -> list[tuple[str, int]]:
                 preset, _, players = name[: -len("p.npz")].rpartition("-")
                 games.append((preset, int(players)))
     return sorted(games)
+
+
+#: Options that change the match around the deals, not a deal's play.
+MATCH_OPTIONS: Final = frozenset({"match_end", "target", "deals"})
+
+
+def learned_plays(rules: Rules, players: int) -> bool:
+    """Does a weights file ship for this game: its preset and players, the deal's
+    rules as the preset has them (the match's length may differ)?"""
+    changed = set(rules.options()) - MATCH_OPTIONS
+    return not changed and (rules.name, players) in learned_games()
 
 
 @cache
@@ -71,15 +83,18 @@ class LearnedBot:
             return legal_actions[0]
         import numpy as np
 
+        from pyrummy.nn.encoding import encode_observation
         from pyrummy.nn.features import Layout, action_features, state_features
-        from pyrummy.research.encoding import encode_observation
 
         rules = observation.rules
         players = observation.players
         name = _weights_name(rules, players)
-        if (rules.name, players) not in learned_games():
+        if not learned_plays(rules, players):
             games = ", ".join(f"{p} ({n} players)" for p, n in learned_games())
-            raise BotError(f"the learned bot plays {games}; not {rules.name} with {players}")
+            raise BotError(
+                f"the learned bot plays {games} with the preset's rules; "
+                f"not {rules.name} {rules.option_text()} with {players}".replace("  ", " ")
+            )
         weights = _weights(name)
         layout = Layout.of(rules, players)
         space = action_space(rules)

@@ -240,7 +240,7 @@ class MediumBot:
 
         Only in the melding games with such a bonus, while this seat has put
         nothing down, cannot go out this turn, and every opponent still holds
-        :data:`HOLD_UNTIL_TWO_PLAYERS` (:data:`HOLD_UNTIL_MORE_PLAYERS`) cards
+        :data:`HOLD_UNTIL_TWO_PLAYERS` (``HOLD_UNTIL_MORE_PLAYERS``) cards
         or more: a seat close to out would catch the held melds in hand.
         """
         if not traits_of(rules).melds_on_table or rules.going_rummy == "none":

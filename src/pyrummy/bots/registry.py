@@ -1,13 +1,13 @@
 """Bots by name, declared once: :data:`LEVELS`, and ``make_bot("hard", seed=1)``.
 
 >>> [level.name for level in LEVELS]
-['random', 'simple', 'medium', 'hard']
+['random', 'simple', 'medium', 'hard', 'learned']
 >>> make_bot("easy", seed=1).name
 'simple'
 >>> make_bot("grandmaster")
 Traceback (most recent call last):
 ...
-pyrummy.bots.base.UnknownBotError: unknown bot 'grandmaster'; bots are: random, simple, medium, hard, easy
+pyrummy.bots.base.UnknownBotError: unknown bot 'grandmaster'; bots are: random, simple, medium, hard, learned, easy
 """
 
 from __future__ import annotations
@@ -18,9 +18,15 @@ from typing import Final
 
 from pyrummy.bots.base import Bot, BotError, UnknownBotError
 from pyrummy.bots.hard import HardBot
+from pyrummy.bots.learned import LearnedBot, learned_plays
 from pyrummy.bots.medium import MediumBot
 from pyrummy.bots.random_bot import RandomBot
 from pyrummy.bots.simple import SimpleBot
+from pyrummy.core.rules import Rules
+
+
+def _every_game(rules: Rules, players: int) -> bool:
+    return True
 
 
 @dataclass(frozen=True)
@@ -29,7 +35,8 @@ class Level:
 
     ``difficulty`` is the name a person choosing an opponent knows it by
     (None: not offered as an opponent's difficulty); ``summary`` is one
-    plain sentence for a menu or ``--help``.
+    plain sentence for a menu or ``--help``; ``plays`` says whether it plays
+    a game (rules and number of players): every level but ``learned`` plays all.
     """
 
     name: str
@@ -37,6 +44,7 @@ class Level:
     summary: str
     difficulty: str | None
     factory: Callable[..., Bot]
+    plays: Callable[[Rules, int], bool] = _every_game
 
     def to_json(self) -> dict[str, str | None]:
         """What a client needs to show the level: everything but the factory."""
@@ -71,6 +79,14 @@ LEVELS: Final[tuple[Level, ...]] = (
         "Searches sampled deals of the unseen cards before its knocks and discards.",
         "hard",
         HardBot,
+    ),
+    Level(
+        "learned",
+        "Learned",
+        "A neural network trained by reinforcement learning; plays Knock Rummy for two.",
+        None,
+        LearnedBot,
+        learned_plays,
     ),
 )
 _BY_NAME: Final = {level.name: level for level in LEVELS}

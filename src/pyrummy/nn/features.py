@@ -17,7 +17,7 @@ know), so the same function serves the bot (one observation) and training
 (a batch from any environment that yields the encoding).
 
 >>> from pyrummy.core.deal import new_deal
->>> from pyrummy.research.encoding import encode_observation, research_legal_actions, action_mask
+>>> from pyrummy.nn.encoding import encode_observation, research_legal_actions, action_mask
 >>> deal = new_deal("gin", players=2, seed=3)
 >>> seat = deal.current_seat
 >>> obs = encode_observation(deal.observe(seat))[None, :]
@@ -43,7 +43,7 @@ import numpy.typing as npt
 from pyrummy.core.cards import N_STANDARD
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask, deadwood_without_each
-from pyrummy.research.encoding import CARDS, observation_blocks
+from pyrummy.nn.encoding import CARDS, observation_blocks
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]

@@ -1,6 +1,6 @@
 """The version-1 encoding read straight from a deal: the unbatched environments' fast path.
 
-:func:`~pyrummy.research.encoding.encode_observation` encodes an
+:func:`~pyrummy.nn.encoding.encode_observation` encodes an
 :class:`~pyrummy.core.observation.Observation`, which the deal first builds
 whole (its history, every card as an object, the legal actions): most of
 an environment step. :func:`encode_seat` writes the same vector from the
@@ -89,7 +89,7 @@ def encode_seat(deal: Deal, seat: int, out: FloatArray | None = None) -> FloatAr
     ``out`` (optional): a float32 array of the encoding's size to fill. It reads
     :class:`~pyrummy.core.deal.state.DealState`'s fields directly (the hot path
     of every unbatched environment); ``tests/test_research_deal_encoding.py``
-    holds it to :func:`~pyrummy.research.encoding.encode_observation`.
+    holds it to :func:`~pyrummy.nn.encoding.encode_observation`.
     """
     return _encode(deal, seat, out)
 

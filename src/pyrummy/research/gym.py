@@ -13,7 +13,7 @@ bots (one name for all of them, or one name or bot per opponent).
   encoding of the learner's :class:`~pyrummy.core.observation.Observation`
   (:mod:`pyrummy.research.encoding`).
 - Reward: 0 until the deal ends, then the learner's
-  :func:`~pyrummy.research.encoding.deal_rewards` entry (zero-sum over the
+  :func:`~pyrummy.nn.encoding.deal_rewards` entry (zero-sum over the
   table; the net points for the knock presets).
 - An illegal action (``illegal_action="ignore"``, the default, so unmasked
   random agents and Gymnasium's checker can run) changes nothing, earns

@@ -17,9 +17,9 @@ deal that reaches it ends as the rules say). A game is one deal.
   One chance node with a seed would be shorter but is no good here: its
   outcome set (every seed) is far too large for ``chance_outcomes()``.
 - **Actions** are the core's integer action space (``docs/actions.md``);
-  ``undo`` is never legal (see :func:`~pyrummy.research.encoding.research_legal_actions`).
-- **Returns** (terminal only): :func:`~pyrummy.research.encoding.deal_rewards`,
-  zero-sum; the bounds are :func:`~pyrummy.research.encoding.reward_bound`.
+  ``undo`` is never legal (see :func:`~pyrummy.nn.encoding.research_legal_actions`).
+- **Returns** (terminal only): :func:`~pyrummy.nn.encoding.deal_rewards`,
+  zero-sum; the bounds are :func:`~pyrummy.nn.encoding.reward_bound`.
 - **Observations.** ``observation_tensor`` is the encoding of
   :mod:`pyrummy.research.encoding` (version 1) of the seat's own
   :class:`~pyrummy.core.observation.Observation`; ``observation_string`` is

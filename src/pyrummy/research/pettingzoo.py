@@ -13,12 +13,12 @@ two), so every preset works with the defaults.
   :class:`~pyrummy.core.actions.ActionSpace`): ``Discrete(space.size)``.
   ``undo`` is never legal here (it only adds loops for a learning agent).
 - **Observations** are ``{"observation": float32 vector, "action_mask": int8
-  vector}``; the vector is :func:`~pyrummy.research.encoding.encode_observation`
+  vector}``; the vector is :func:`~pyrummy.nn.encoding.encode_observation`
   of the seat's own :class:`~pyrummy.core.observation.Observation` (encoding
   version 1, see :mod:`pyrummy.research.encoding`). The mask is all zeros for
   an agent that is not to act.
 - **Rewards** are 0 until the deal ends, then
-  :func:`~pyrummy.research.encoding.deal_rewards` (zero-sum).
+  :func:`~pyrummy.nn.encoding.deal_rewards` (zero-sum).
 - **Schedules.** ``"turns"`` (default): ``agent_selection`` is always the seat
   to act, which acts as many times in a row as its turn needs (draw, then
   discard; melds and lay-offs in melding games). ``"cycle"``: the agents act

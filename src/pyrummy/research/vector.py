@@ -9,14 +9,14 @@ of :class:`pyrummy.research.gym.RummyEnv` (same observation, actions and
 rewards; presets ``knock``, ``knock-target``, ``gin``).
 
 - ``single_action_space``: ``Discrete(n)``, the core's action numbers;
-  ``infos["action_mask"]`` (int8 ``(num_envs, n)``, also :meth:`action_masks`)
+  ``infos["action_mask"]`` (int8 ``(num_envs, n)``, also :meth:`RummyVectorEnv.action_masks`)
   marks the legal ones.
 - ``single_observation_space``: ``Box(0, 1, (size,), float32)``, the
   version-1 encoding of the learner's view (:mod:`pyrummy.research.encoding`).
   The observations returned are a read-only buffer the next step updates
   in place: copy them to keep them.
 - Reward: 0 until the deal ends, then the learner's
-  :func:`~pyrummy.research.encoding.deal_rewards` entry.
+  :func:`~pyrummy.nn.encoding.deal_rewards` entry.
 - Opponents: ``"random"`` (uniform over the legal actions, vectorised); a
   callable ``policy(observations, masks, seats) -> actions`` called with
   the opponents' own observations, for every deal where an opponent is to

@@ -33,7 +33,7 @@ from typing import Any, Final
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SqlTimeoutError
 
-from pyrummy.bots.registry import DIFFICULTIES
+from pyrummy.bots.registry import DIFFICULTIES, find_level
 from pyrummy.core.actions import Action, ActionKind, parse_action
 from pyrummy.core.errors import RulesError, RummyError
 from pyrummy.core.match import Match, new_match
@@ -65,7 +65,7 @@ Outgoing = Message | str
 QUEUE_LIMIT = 500
 #: The bots a table on the web may seat: the difficulties people choose from,
 #: and the random player (names of :data:`pyrummy.bots.BOT_NAMES`).
-WEB_BOTS: Final = (*DIFFICULTIES, "random")
+WEB_BOTS: Final = (*DIFFICULTIES, "random", "learned")
 #: The bot a seat gets when none is named (a new table's opponents, a hint).
 DEFAULT_BOT: Final = "medium"
 
@@ -567,6 +567,11 @@ def new_table_spec(
     for seat in seats:
         if seat.kind == "bot" and seat.bot not in WEB_BOTS:
             raise RulesError(f"unknown bot {seat.bot!r}; bots are: {', '.join(WEB_BOTS)}")
+        if seat.kind == "bot" and not find_level(seat.bot).plays(rules, len(seats)):
+            raise RulesError(
+                f"the {seat.bot} bot does not play {rules.title or rules.name} "
+                f"with {len(seats)} players"
+            )
     if seed is None:
         seed = secrets.randbits(62)
     # The whole match is built here, names included, so that whatever the

@@ -1,6 +1,6 @@
 """The version-1 observation encoding of many deals at once.
 
-The same vector as :func:`pyrummy.research.encoding.encode_observation` of
+The same vector as :func:`pyrummy.nn.encoding.encode_observation` of
 ``deal.observe(seat)`` (see that module for the layout), written for rows
 of a :class:`~pyrummy.research.batched.engine.BatchedDeals` from its arrays:
 every card plane of a row (own hand, the card drawn, the pile's top, the

@@ -12,17 +12,17 @@ State, per row (cards are numbers ``13 * suit + rank``, hands are uint64
 masks ``1 << card``):
 
 - ``deck``: the deal's deck order (``deck[0]`` dealt first, as
-  :meth:`Deal.from_deck <pyrummy.core.deal.Deal.from_deck>` deals it);
+  ``Deal.from_deck`` deals it);
   the stock is ``deck[stock_pos:]``, its top card at ``stock_pos``;
 - ``pile`` / ``pile_len`` / ``pile_mask``: the discard pile, bottom first;
 - ``hands``, ``public`` (cards everybody knows to be in the hand: taken
   discards) and ``taken_held`` per seat;
 - ``seat`` (to play), ``phase`` (the index of
-  :data:`~pyrummy.research.encoding.PHASES`), ``turn``, ``drawn`` and
+  ``PHASES``), ``turn``, ``drawn`` and
   ``taken`` (card numbers, -1 for none), ``dealer``.
 
-Legal actions are kept as two uint64 words per row (:attr:`legal_low`: the
-action numbers 0-63, :attr:`legal_high`: 64-127), which is what both the
+Legal actions are kept as two uint64 words per row (``legal_low``: the
+action numbers 0-63, ``legal_high``: 64-127), which is what both the
 0/1 mask and the vectorised random choice read. Where the core's rules are
 the source of a step, the step says which method it mirrors.
 """
@@ -90,7 +90,7 @@ class BatchedDeals:
 
     Rows are dealt with :meth:`deal` and stepped with :meth:`step`; a row
     whose deal ends has ``over`` set and its ``rewards`` (the deal's
-    :func:`~pyrummy.research.encoding.deal_rewards`) until it is dealt again.
+    :func:`~pyrummy.nn.encoding.deal_rewards`) until it is dealt again.
     """
 
     def __init__(self, rules: Rules, players: int, batch: int) -> None:
@@ -141,7 +141,7 @@ class BatchedDeals:
     # -- dealing ---------------------------------------------------------------
     def deal(self, rows: IntArray, decks: npt.ArrayLike, dealers: npt.ArrayLike) -> None:
         """Deal ``decks[i]`` (card numbers, dealt first to last) to row
-        ``rows[i]`` with dealer ``dealers[i]`` (:meth:`Deal._deal_out`)."""
+        ``rows[i]`` with dealer ``dealers[i]`` (as the core's ``Deal.from_deck`` deals them)."""
         p, size = self.players, self.hand_size
         order = np.asarray(decks, np.int64)
         dealer = np.asarray(dealers, np.int64)
@@ -416,5 +416,5 @@ class BatchedDeals:
 
     # -- the core's deal of a row (tests, bots) ------------------------------------------------
     def deck_cards(self, row: int) -> list[object]:
-        """Row ``row``'s deck as cards (what :meth:`Deal.from_deck` takes)."""
+        """Row ``row``'s deck as cards (what ``Deal.from_deck`` takes)."""
         return [ALL_CARDS[i] for i in self.deck[row].tolist()]

@@ -10,12 +10,12 @@ step takes one action per deal (for the seat to play there) and returns
 - ``masks``: int8 ``(batch, actions)``, the legal actions of that seat (the
   core's action numbers, ``undo`` never legal);
 - ``rewards``: float64 ``(batch, players)``, every seat's
-  :func:`~pyrummy.research.encoding.deal_rewards` in the step its deal ends
+  :func:`~pyrummy.nn.encoding.deal_rewards` in the step its deal ends
   (zero otherwise);
 - ``done``: bool ``(batch,)``, the deal ended in this step. Such a deal is
   dealt again at once (automatic reset): its observation and mask are the
   new deal's; the ended deal's observations of every seat are in
-  :attr:`BatchedGame.final_observations` (rows :attr:`BatchedGame.final_rows`).
+  ``final_observations`` (rows ``final_rows``).
 
 Decks are shuffled by a numpy generator seeded by ``seed``; the dealer of
 each new deal is drawn from it too. The returned arrays are buffers the

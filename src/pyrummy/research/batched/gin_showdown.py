@@ -117,7 +117,7 @@ def gin_counts(knocker: int, defender: int, rules: Rules) -> tuple[int, int]:
 def gin_rewards(
     knocker_seat: int, knocker: int, defender: int, rules: Rules
 ) -> tuple[float, float]:
-    """The two seats' rewards of a gin knock (:func:`~pyrummy.research.encoding.deal_rewards`)."""
+    """The two seats' rewards of a gin knock (:func:`~pyrummy.nn.encoding.deal_rewards`)."""
     own, theirs = gin_counts(knocker, defender, rules)
     if own == 0:
         winner, amount = knocker_seat, rules.gin_bonus + theirs

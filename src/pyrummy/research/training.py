@@ -1,7 +1,7 @@
 """Training the learned policy in PyTorch (the ``train`` extra).
 
 :class:`ActionScorer` is the network of :class:`~pyrummy.nn.policy.PolicyWeights`
-in PyTorch, with export to and import from the numpy weights; :class:`Batch`
+in PyTorch, with export to and import from the numpy weights; :class:`Decisions`
 holds decisions ready for the network (padded to the widest legal set);
 :func:`ppo_update` is the clipped PPO step; :func:`evaluate` plays duplicate
 deals greedily against a bot. The examples ``examples/train_ppo.py`` (one
