@@ -128,3 +128,33 @@ export function flyTo(root, card, from, to) {
   flight.finished.then(() => node.remove(), () => node.remove());
   return 1;
 }
+
+const CONFETTI = ["♠", "♥", "♦", "♣"];
+
+/**
+ * A small celebration at a match's end: suit symbols rain over `root` for
+ * about two seconds and are gone (more of them when the person won). Nothing
+ * under prefers-reduced-motion. Returns the number of pieces.
+ */
+export function celebrate(root, won) {
+  if (!root || reducedMotion()) return 0;
+  const layer = document.createElement("div");
+  layer.className = "confetti";
+  layer.setAttribute("aria-hidden", "true");
+  root.append(layer);
+  const count = won ? 36 : 14;
+  for (let i = 0; i < count; i += 1) {
+    const piece = document.createElement("span");
+    piece.className = `confetti-piece s${i % 4}`;
+    piece.textContent = CONFETTI[i % 4];
+    piece.style.left = `${(i * 37) % 100}%`;
+    layer.append(piece);
+    const drift = ((i * 53) % 80) - 40;
+    piece.animate(
+      [{ transform: "translate(0, -20px) rotate(0deg)", opacity: 1 }, { transform: `translate(${drift}px, 320px) rotate(${(i % 2 ? 1 : -1) * 300}deg)`, opacity: 0 }],
+      { duration: 1400 + ((i * 97) % 900), delay: (i * 45) % 600, easing: "cubic-bezier(.3,.6,.5,1)", fill: "both" },
+    );
+  }
+  setTimeout(() => layer.remove(), 3200);
+  return count;
+}

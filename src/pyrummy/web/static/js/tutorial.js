@@ -152,12 +152,15 @@ export class TutorialView {
     this.hint = null;
     this.drawn = null;
     this.section = h("section", { class: "table-view tutorial", "aria-labelledby": "tutorial-title" });
+    // One screen, as at a table: the page does not scroll (table.css).
+    document.body.classList.add("on-table");
     root.append(this.section);
     this.render();
     this.section.querySelector(".coach")?.focus({ preventScroll: true });
   }
 
   destroy() {
+    document.body.classList.remove("on-table");
     this.section.remove();
   }
 
