@@ -160,7 +160,7 @@ def play_turn(person: Person, knock: bool) -> None:
     page = person.page
     page.wait_for_selector("#stock:not([disabled])", timeout=20000)
     page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    expect(page.locator("#stock")).to_be_disabled()
     page.locator(".hand .card").last.click()
     if knock and page.locator("#btn-knock:not([disabled])").count():
         page.click("#btn-knock")

@@ -64,8 +64,10 @@ def my_turn(page: Page) -> bool:
 def press(page: Page, selector: str, how: str) -> None:
     """Press a button or card by mouse, touch or keyboard (a card is chosen with the arrows and Enter)."""
     target = page.locator(selector)
+    # A hand card is pressed where a finger sees it: its uncovered left strip, by its index.
+    where = {"x": 7, "y": 24} if selector.startswith("#hand-card-") else None
     if how == "touch":
-        target.tap()
+        target.tap(position=where)
     elif how == "keyboard" and selector.startswith("#hand-card-"):
         card = selector.removeprefix("#hand-card-")
         order = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
@@ -75,7 +77,7 @@ def press(page: Page, selector: str, how: str) -> None:
             page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
     else:
-        target.click()
+        target.click(position=where)
 
 
 KEY_OF = {"#stock": "s", "#btn-discard": "d", "#btn-knock": "k", "#btn-meld": "m", "#btn-layoff": "l"}
@@ -99,6 +101,8 @@ def play_turn(page: Page, game: str, how: str) -> None:
     legal: list[str] = state["legal_actions"]
     if "draw stock" in legal:
         act(page, "#stock", how)
+    elif "draw discard" in legal:
+        act(page, "#discard-pile", "mouse")
     elif "decline" in legal:
         act(page, "#btn-decline", "mouse")
     else:
@@ -139,8 +143,8 @@ def play_turn(page: Page, game: str, how: str) -> None:
     card = discards[-1]
     if how == "touch":
         # A double tap discards.
-        page.tap(f"#hand-card-{card}")
-        page.tap(f"#hand-card-{card}")
+        page.tap(f"#hand-card-{card}", position={"x": 7, "y": 24})
+        page.tap(f"#hand-card-{card}", position={"x": 7, "y": 24})
     else:
         press(page, f"#hand-card-{card}", how)
         assert_fits(page, f"{game} with a card chosen")
@@ -149,7 +153,7 @@ def play_turn(page: Page, game: str, how: str) -> None:
 
 def play_deal(page: Page, game: str, how: str, shoot: Any = None) -> None:
     """Play the person's turns until the deal ends, checking the screen at each."""
-    for turn in range(80):
+    for turn in range(120):
         if not my_turn(page):
             break
         assert_fits(page, f"{game}, turn {turn}")
@@ -187,7 +191,7 @@ def test_a_whole_deal_fits_the_screen(
     )
     page = keep_errors(context.new_page())
     page.goto(base_url + "/")
-    start(page, game=game, bots=bots, length="one" if game == "knock" else None, seed=7)
+    start(page, game=game, bots=bots, length="one" if game == "knock" else None, seed=7, ready=".board, #showdown, #match-end")
     play_deal(page, game, how)
     if game == "knock":
         # A one-deal match ends with its screen: the winner, a summary, Play again in view.
@@ -209,7 +213,7 @@ def test_rummy_showdown_and_seats_fit(browser: Browser, base_url: str, width: in
     context = browser.new_context(viewport={"width": width, "height": height})
     page = keep_errors(context.new_page())
     page.goto(base_url + "/")
-    start(page, game="rummy", bots=3, seed=11)
+    start(page, game="rummy", bots=3, seed=11, ready=".board, #showdown, #match-end")
     # Three compact seats: each no taller than a fifth of the screen.
     heights = page.locator(".opponent").evaluate_all("os => os.map(o => o.getBoundingClientRect().height)")
     assert len(heights) == 3 and max(heights) <= height / 5

@@ -48,8 +48,10 @@ function fitHand(board) {
 function fitPiles(board, handWidth) {
   const piles = board.querySelector(".piles");
   if (!piles || !handWidth) return;
+  // Tall screens (portrait phones) have room for larger piles than the hand's width allows.
   const short = window.innerHeight < 500;
-  piles.style.setProperty("--card-w", px(Math.max(MIN_CARD, short ? handWidth * 0.85 : handWidth)));
+  const width = short ? handWidth * 0.85 : Math.max(handWidth, Math.min(96, window.innerHeight / 9));
+  piles.style.setProperty("--card-w", px(Math.max(MIN_CARD, width)));
 }
 
 /**

@@ -140,11 +140,12 @@ function meldWithLayoffs(meld, laid, tableInfo, me) {
 }
 
 /** Every hand in its best arrangement, the melds on the table, the knock card and the transfers in words. */
-export function showdownBody(observation, tableInfo, me, dealNumber) {
+export function showdownBody(observation, tableInfo, me, dealNumber, { outcome = true } = {}) {
   const settlement = observation.settlement;
   if (!settlement) return h("div");
   const parts = [];
-  parts.push(h("p", { class: "outcome" }, outcomeSentence(observation, tableInfo, me)));
+  // Under a deal's banner (which says it) the sentence is not repeated.
+  if (outcome) parts.push(h("p", { class: "outcome" }, outcomeSentence(observation, tableInfo, me)));
   // A deal nobody won says why it ended.
   const reason = observation.end_reason;
   if (["exhausted", "cap", "wall"].includes(reason) || (reason === "decline" && tableInfo.rules.family !== "knock")) {
@@ -177,11 +178,11 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
         h("span", { class: `net ${net.startsWith("-") ? "minus" : net === "0" ? "" : "plus"}` }, formatAmount(net, { sign: true }))),
       h("div", { class: "showdown-cards" }, groups.length ? groups : h("span", { class: "muted" }, "—")));
   });
-  parts.push(h("div", { class: "showdown-hands" }, hands));
   if (tableInfo.rules.family === "melding" && (observation.table || []).length) {
     // The melds made in the deal, each with its cards laid off by others.
-    parts.push(h("h3", {}, t("table.melds")), h("div", { class: "showdown-melds" }, tableMelds(observation, tableInfo, me)));
+    parts.push(h("h3", { class: "showdown-melds-title" }, t("table.melds")), h("div", { class: "showdown-melds" }, tableMelds(observation, tableInfo, me)));
   }
+  parts.push(h("div", { class: "showdown-hands" }, hands));
   if (layoffs.length) {
     parts.push(h("p", { class: "layoff-words" }, t("show.layoffs", { cards: prettyList(layoffs.map((l) => l.card)) })));
   }

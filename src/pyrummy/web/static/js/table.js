@@ -536,7 +536,7 @@ export class TableView {
       onclick: () => { this.sideOpen = !this.sideOpen; this.render(); },
     }, t("table.log"));
     this.section.append(h("header", { class: "table-head" },
-      h("h1", {}, h("span", { class: "game-name" }, t(`game.${info.preset}`)), h("span", { class: "deal-info" }, ` · ${dealText}`, targetText)),
+      h("h1", {}, h("span", { class: "game-name" }, t(`game.${info.preset}`)), h("span", { class: "deal-info" }, `\u00a0·\u00a0${dealText}`, targetText)),
       h("div", { class: "table-tools" },
         h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
         h("label", { class: "toggle", for: "hints-toggle" },
@@ -845,7 +845,7 @@ export class TableView {
       dealBanner(last.observation, info, this.me, last.number,
         h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))),
       h("div", { class: "showdown-scroll" },
-        showdownBody(last.observation, info, this.me, last.number),
+        showdownBody(last.observation, info, this.me, last.number, { outcome: false }),
         h("div", { class: "showdown-foot" },
           standingsList(this.state.match, info, this.me),
           ledgerTable(this.state.match, info, this.me))));
@@ -864,7 +864,7 @@ export class TableView {
     const youWon = match.winners.includes(this.me);
     return h("section", { class: `showdown match-end${youWon ? " won" : ""}`, id: "match-end", "aria-labelledby": "end-title" },
       h("div", { class: "end-banner" },
-        h("div", { class: "trophy", "aria-hidden": "true" }, youWon ? "🏆" : "♠"),
+        h("div", { class: "trophy", "aria-hidden": "true" }, youWon ? "★" : "♠"),
         h("div", { class: "end-words" },
           h("h2", { id: "end-title" }, t("end.title")),
           h("p", { class: "headline" }, headline)),
@@ -873,9 +873,8 @@ export class TableView {
           h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain")),
           h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch")))),
       h("div", { class: "showdown-scroll" },
-        matchSummary(match, info, this.me, state.deal_histories || []),
-        h("div", { class: "showdown-foot" },
-          standingsList(match, info, this.me),
+        h("div", { class: "end-figures" },
+          matchSummary(match, info, this.me, state.deal_histories || []),
           ledgerTable(match, info, this.me)),
         last ? h("details", { class: "last-deal" }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null));
   }
