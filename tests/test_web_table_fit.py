@@ -99,6 +99,8 @@ def play_turn(page: Page, game: str, how: str) -> None:
     """One turn of the person: draw, meld and lay off what the page offers, then knock or discard."""
     state: dict[str, Any] = page.evaluate(STATE)
     legal: list[str] = state["legal_actions"]
+    if page.locator(".me.playing").count() == 0:
+        return
     if "draw stock" in legal:
         act(page, "#stock", how)
     elif "draw discard" in legal:
@@ -145,6 +147,12 @@ def play_turn(page: Page, game: str, how: str) -> None:
         # A double tap discards.
         page.tap(f"#hand-card-{card}", position={"x": 7, "y": 24})
         page.tap(f"#hand-card-{card}", position={"x": 7, "y": 24})
+        page.wait_for_timeout(300)
+        if page.locator(f".me.playing #hand-card-{card}").count():
+            # Two taps further apart than a double tap (a slow machine): the button instead.
+            if page.locator(f"#hand-card-{card}.selected").count() == 0:
+                press(page, f"#hand-card-{card}", how)
+            act(page, "#btn-discard", how)
     else:
         press(page, f"#hand-card-{card}", how)
         assert_fits(page, f"{game} with a card chosen")
@@ -153,13 +161,17 @@ def play_turn(page: Page, game: str, how: str) -> None:
 
 def play_deal(page: Page, game: str, how: str, shoot: Any = None) -> None:
     """Play the person's turns until the deal ends, checking the screen at each."""
-    for turn in range(120):
+    for turn in range(150):
         if not my_turn(page):
             break
         assert_fits(page, f"{game}, turn {turn}")
         if shoot and turn == 4:
             shoot("play")
+        before = page.evaluate(STATE)["seq"]
         play_turn(page, game, how)
+        page.wait_for_timeout(50)
+        if page.locator(".me.playing").count() and page.evaluate(STATE)["seq"] == before:
+            raise AssertionError(f"{game}: turn {turn} made no move: {page.evaluate(STATE)['legal_actions']}")
     page.wait_for_selector("#showdown, #match-end", timeout=SLOW)
     page.wait_for_timeout(300)
     assert_fits(page, f"{game}: the deal's end")

@@ -22,7 +22,7 @@ import {
 } from "./showdown.js";
 
 /** Two clicks on one card within this time (ms) are a double tap: discard it. */
-const DOUBLE_TAP_MS = 400;
+const DOUBLE_TAP_MS = 450;
 
 const KEYS = { s: "stock", p: "pile", m: "meld", l: "layoff", d: "discard", k: "knock", u: "undo", x: "decline", n: "next" };
 

@@ -7,6 +7,7 @@
 import { h, clear } from "./dom.js";
 import { lang } from "./i18n.js";
 import { cardElement, cardBack, pretty, sortCards } from "./cards.js";
+import { fitTable } from "./fit.js";
 import { settings } from "./settings.js";
 import { animateFrom, snapshotCards } from "./motion.js";
 import { TUTORIAL_DEAL as DEAL } from "./tutorial_deal.js";
@@ -288,6 +289,7 @@ export class TutorialView {
       h("figure", {}, pile, h("figcaption", {}, say("pileLabel"))))));
     board.append(this.renderHand(four, coach));
     this.section.append(board);
+    fitTable(this.section);
   }
 
   renderHand(four, coach) {
