@@ -50,7 +50,10 @@ function fitPiles(board, handWidth) {
   if (!piles || !handWidth) return;
   // Tall screens (portrait phones) have room for larger piles than the hand's width allows.
   const short = window.innerHeight < 500;
-  const width = short ? handWidth * 0.85 : Math.max(handWidth, Math.min(96, window.innerHeight / 9));
+  const stacked = getComputedStyle(piles).flexDirection === "column";
+  let width = Math.max(handWidth, Math.min(96, window.innerHeight / 9));
+  if (short) width = handWidth * 0.85;
+  else if (stacked) width = Math.min(handWidth, ((board.querySelector(".table-melds")?.clientHeight || 300) - 64) / 2.9);
   piles.style.setProperty("--card-w", px(Math.max(MIN_CARD, width)));
 }
 

@@ -21,6 +21,9 @@ import {
   seatName, seatLabel, describeAction, tableMelds, showdownBody, ledgerTable, standingsList, dealBanner, matchSummary,
 } from "./showdown.js";
 
+/** Screens this narrow keep the table's settings in the Moves panel (table.css agrees). */
+const NARROW = "(max-width: 700px)";
+
 /** Two clicks on one card within this time (ms) are a double tap: discard it. */
 const DOUBLE_TAP_MS = 450;
 
@@ -535,18 +538,25 @@ export class TableView {
       type: "button", class: "small-button", id: "moves-toggle", "aria-controls": "side", "aria-expanded": this.sideOpen ? "true" : "false",
       onclick: () => { this.sideOpen = !this.sideOpen; this.render(); },
     }, t("table.log"));
+    const settingTools = [
+      h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
+      h("label", { class: "toggle", for: "hints-toggle" },
+        h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
+          onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
+    ];
+    // A phone's head has room for the game and the deal only: the bot speed
+    // and the hints switch go to the panel that the Moves button opens.
+    this.narrow = window.matchMedia(NARROW).matches;
     this.section.append(h("header", { class: "table-head" },
       h("h1", {}, h("span", { class: "game-name" }, t(`game.${info.preset}`)), h("span", { class: "deal-info" }, `\u00a0·\u00a0${dealText}`, targetText)),
       h("div", { class: "table-tools" },
-        h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
-        h("label", { class: "toggle", for: "hints-toggle" },
-          h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
-            onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
+        this.narrow ? null : settingTools,
         movesToggle,
         h("span", { class: "connection", hidden: this.online, role: "status" }, t("table.connection")),
         h("a", { href: "#/", class: "small-button lobby-link" }, t("table.backToLobby")))));
 
     const side = h("aside", { class: `side${this.sideOpen ? " open" : ""}`, id: "side", "aria-label": t("table.log") },
+      this.narrow ? h("div", { class: "side-tools" }, settingTools) : null,
       h("h2", {}, t("table.score")), standingsList(match, info, this.me),
       h("h2", { id: "moves-title" }, t("table.log")),
       this.renderMoves(state, info));
@@ -585,7 +595,10 @@ export class TableView {
   fit() {
     fitTable(this.section);
     if (!this.resizeWatch) {
-      this.resizeWatch = () => fitTable(this.section);
+      this.resizeWatch = () => {
+        if (window.matchMedia(NARROW).matches !== this.narrow) this.render();
+        else fitTable(this.section);
+      };
       window.addEventListener("resize", this.resizeWatch);
     }
   }
