@@ -9,12 +9,13 @@ four action buttons. The deal's end and the match's end are checked too.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Position, expect
 
-from web_helpers import SLOW, base_url, browser, keep_errors, errors_of, start
+from web_helpers import SLOW, base_url, browser, errors_of, keep_errors, start
 
 __all__ = ["base_url", "browser"]
 
@@ -65,7 +66,7 @@ def press(page: Page, selector: str, how: str) -> None:
     """Press a button or card by mouse, touch or keyboard (a card is chosen with the arrows and Enter)."""
     target = page.locator(selector)
     # A hand card is pressed where a finger sees it: its uncovered left strip, by its index.
-    where = {"x": 7, "y": 24} if selector.startswith("#hand-card-") else None
+    where: Position | None = {"x": 7, "y": 24} if selector.startswith("#hand-card-") else None
     if how == "touch":
         target.tap(position=where)
     elif how == "keyboard" and selector.startswith("#hand-card-"):
@@ -80,7 +81,13 @@ def press(page: Page, selector: str, how: str) -> None:
         target.click(position=where)
 
 
-KEY_OF = {"#stock": "s", "#btn-discard": "d", "#btn-knock": "k", "#btn-meld": "m", "#btn-layoff": "l"}
+KEY_OF = {
+    "#stock": "s",
+    "#btn-discard": "d",
+    "#btn-knock": "k",
+    "#btn-meld": "m",
+    "#btn-layoff": "l",
+}
 
 
 def act(page: Page, selector: str, how: str) -> None:
@@ -171,7 +178,9 @@ def play_deal(page: Page, game: str, how: str, shoot: Any = None) -> None:
         play_turn(page, game, how)
         page.wait_for_timeout(50)
         if page.locator(".me.playing").count() and page.evaluate(STATE)["seq"] == before:
-            raise AssertionError(f"{game}: turn {turn} made no move: {page.evaluate(STATE)['legal_actions']}")
+            raise AssertionError(
+                f"{game}: turn {turn} made no move: {page.evaluate(STATE)['legal_actions']}"
+            )
     page.wait_for_selector("#showdown, #match-end", timeout=SLOW)
     page.wait_for_timeout(300)
     assert_fits(page, f"{game}: the deal's end")
@@ -196,14 +205,31 @@ CASES = [
 
 @pytest.mark.parametrize(("game", "bots", "width", "height", "lang", "how"), CASES)
 def test_a_whole_deal_fits_the_screen(
-    browser: Browser, base_url: str, game: str, bots: int, width: int, height: int, lang: str, how: str
+    browser: Browser,
+    base_url: str,
+    game: str,
+    bots: int,
+    width: int,
+    height: int,
+    lang: str,
+    how: str,
 ) -> None:
     context = browser.new_context(
-        viewport={"width": width, "height": height}, locale=lang, has_touch=how == "touch", is_mobile=how == "touch"
+        viewport={"width": width, "height": height},
+        locale=lang,
+        has_touch=how == "touch",
+        is_mobile=how == "touch",
     )
     page = keep_errors(context.new_page())
     page.goto(base_url + "/")
-    start(page, game=game, bots=bots, length="one" if game == "knock" else None, seed=7, ready=".board, #showdown, #match-end")
+    start(
+        page,
+        game=game,
+        bots=bots,
+        length="one" if game == "knock" else None,
+        seed=7,
+        ready=".table-view .board, #showdown, #match-end",
+    )
     play_deal(page, game, how)
     if game == "knock":
         # A one-deal match ends with its screen: the winner, a summary, Play again in view.
@@ -220,18 +246,46 @@ def test_a_whole_deal_fits_the_screen(
 
 
 @pytest.mark.parametrize(("width", "height"), [(360, 640), (740, 360)])
-def test_rummy_showdown_and_seats_fit(browser: Browser, base_url: str, width: int, height: int) -> None:
+def test_rummy_showdown_and_seats_fit(
+    browser: Browser, base_url: str, width: int, height: int
+) -> None:
     """A Rummy deal of three deals stops at its showdown: the banner's Next deal is in view, the melds are drawn."""
     context = browser.new_context(viewport={"width": width, "height": height})
     page = keep_errors(context.new_page())
     page.goto(base_url + "/")
-    start(page, game="rummy", bots=3, seed=11, ready=".board, #showdown, #match-end")
+    start(page, game="rummy", bots=3, seed=11, ready=".table-view .board, #showdown, #match-end")
     # Three compact seats: each no taller than a fifth of the screen.
-    heights = page.locator(".opponent").evaluate_all("os => os.map(o => o.getBoundingClientRect().height)")
+    heights = page.locator(".opponent").evaluate_all(
+        "os => os.map(o => o.getBoundingClientRect().height)"
+    )
     assert len(heights) == 3 and max(heights) <= height / 5
     play_deal(page, "rummy", "mouse")
     if page.locator("#showdown").count():
         expect(page.locator("#btn-next")).to_be_in_viewport()
         expect(page.locator(".deal-banner .banner-outcome")).not_to_be_empty()
+    assert errors_of(page) == []
+    context.close()
+
+
+def test_the_taken_up_card_is_named_in_the_moves(browser: Browser, base_url: str) -> None:
+    """Gin's first choice is the up-card: whoever takes it, the Moves list names it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = keep_errors(context.new_page())
+    for seed in range(1, 9):
+        page.goto(base_url + "/")
+        start(
+            page, game="gin", bots=1, seed=seed, ready=".table-view .board, #showdown, #match-end"
+        )
+        page.wait_for_selector(".me.playing, #showdown, #match-end", timeout=SLOW)
+        if page.locator(".me.playing #btn-decline").count():
+            # Offered to the person: taken here.
+            page.click("#discard-pile")
+            expect(page.locator("#stock")).to_be_disabled()
+        first = page.locator("#moves .log-deal").last.locator("li").first
+        if first.count() and "discard pile" in first.inner_text():
+            assert re.search("[♠♥♦♣]", first.inner_text()), first.inner_text()
+            break
+    else:
+        raise AssertionError("no deal where the up-card was taken")
     assert errors_of(page) == []
     context.close()

@@ -77,6 +77,35 @@ function meldOptionLabel(action) {
   return t("meldChoice.run", { cards: shown.join(" ") });
 }
 
+/**
+ * The card that started the discard pile (the up-card), when the seat's view
+ * tells it: still at the bottom of the pile, or the one card a seat took from
+ * the pile that no discard of the deal explains and that it still holds.
+ * Null when it cannot be told (the Moves list then says "took the discard").
+ */
+function upcardOf(history, observation) {
+  const START = "";
+  const pile = [START];
+  const explained = new Map();
+  let startTaker = null;
+  for (const [seat, action] of history) {
+    const words = action.split(" ");
+    if (action === "draw discard") {
+      const card = pile.pop();
+      if (card === START) startTaker = seat;
+      else if (card !== undefined) {
+        if (!explained.has(seat)) explained.set(seat, new Set());
+        explained.get(seat).add(card);
+      }
+    } else if (words[0] === "discard" || words[0] === "knock") pile.push(words[1]);
+  }
+  const shown = observation.discard_pile || [];
+  // A pile turned over as the new stock no longer starts with the up-card.
+  if (startTaker === null) return pile[0] === START && shown.length && !observation.exhaustions ? shown[0] : null;
+  const held = ((observation.taken_discards || [])[startTaker] || []).filter((c) => !explained.get(startTaker)?.has(c));
+  return held.length === 1 ? held[0] : null;
+}
+
 function meldKey(cards) {
   return [...cards].sort((a, b) => suitIndex(a) * 20 + rankIndex(a) - (suitIndex(b) * 20 + rankIndex(b))).join(" ");
 }
@@ -610,10 +639,14 @@ export class TableView {
    */
   renderMoves(state, info) {
     const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history }));
-    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [] });
+    // The deal being played and the last one finished have an observation to name the up-card from.
+    const last = state.last_deal;
+    if (last && deals[last.number - 1]) deals[last.number - 1].observation = last.observation;
+    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [], observation: state.observation });
     const box = h("div", { class: "log", id: "moves", role: "log", tabindex: "0", "aria-labelledby": "moves-title" },
-      deals.map(({ number, history }) => {
-        const pile = [];
+      deals.map(({ number, history, observation }) => {
+        const up = observation ? upcardOf(history, observation) : null;
+        const pile = up ? [up] : [];
         return h("section", { class: "log-deal", "data-deal": String(number) },
           h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
           history.length
