@@ -98,7 +98,7 @@ const CARDS_URL = "/static/cards";
 // diamonds and black becomes green for clubs (white stays white).
 const FILTERS = {
   "to-blue": "0 0 1 0 0  0 1 0 0 0  1 0 0 0 0  0 0 0 1 0",
-  "to-green": "1 0 0 0 0  0 0.55 0 0 0.42  0 0 1 0 0  0 0 0 1 0",
+  "to-green": "1 0 0 0 0  0 0.58 0 0 0.42  0 0 1 0 0  0 0 0 1 0",
 };
 
 function ensureFilters() {
