@@ -4,7 +4,7 @@
 // render and when the window changes size.
 
 const MIN_CARD = 40;
-const MAX_CARD = 104;
+const MAX_CARD = 124;
 const MIN_MELD_CARD = 30;
 /** A covered card shows this share of its width: its whole index stays readable. */
 const MIN_SHOWN = 0.44;
@@ -51,7 +51,7 @@ function fitPiles(board, handWidth) {
   // Tall screens (portrait phones) have room for larger piles than the hand's width allows.
   const short = window.innerHeight < 500;
   const stacked = getComputedStyle(piles).flexDirection === "column";
-  let width = Math.max(handWidth, Math.min(96, window.innerHeight / 9));
+  let width = Math.max(handWidth, Math.min(120, window.innerHeight / 9));
   if (short) width = handWidth * 0.85;
   else if (stacked) width = Math.min(handWidth, ((board.querySelector(".table-melds")?.clientHeight || 300) - 64) / 2.9);
   piles.style.setProperty("--card-w", px(Math.max(MIN_CARD, width)));
