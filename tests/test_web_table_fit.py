@@ -10,14 +10,27 @@ four action buttons. The deal's end and the match's end are checked too.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Position, expect
 
-from web_helpers import SLOW, base_url, browser, errors_of, keep_errors, start
+from server_process import running_server
+from web_helpers import SLOW, browser, errors_of, keep_errors, start
 
-__all__ = ["base_url", "browser"]
+__all__ = ["browser"]
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server as in web_helpers, without the per-client limit on new
+    tables: this module starts a few dozen tables in a few minutes."""
+    data_dir = tmp_path_factory.mktemp("fit-data")
+    arguments = ["--data-dir", str(data_dir), "--bot-delay", "0", "--allow-seed"]
+    with running_server([*arguments, "--rate-limit", "off"], env={"DATABASE_URL": ""}) as server:
+        yield server.url
+
 
 SIZES = [(360, 640), (360, 740), (390, 844), (740, 360), (1280, 800)]
 
