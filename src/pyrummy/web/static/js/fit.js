@@ -6,6 +6,7 @@
 const MIN_CARD = 40;
 const MAX_CARD = 124;
 const MIN_MELD_CARD = 30;
+const MIN_PILE = 30;
 /** A covered card shows this share of its width: its whole index stays readable. */
 const MIN_SHOWN = 0.44;
 const GROUP_GAP = 8;
@@ -54,7 +55,22 @@ function fitPiles(board, handWidth) {
   let width = Math.max(handWidth, Math.min(120, window.innerHeight / 9));
   if (short) width = handWidth * 0.85;
   else if (stacked) width = Math.min(handWidth, ((board.querySelector(".table-melds")?.clientHeight || 300) - 64) / 2.9);
-  piles.style.setProperty("--card-w", px(Math.max(MIN_CARD, width)));
+  width = Math.max(MIN_CARD, width);
+  piles.style.setProperty("--card-w", px(width));
+  // Where the board is short (a friends' panel below it, a landscape phone),
+  // the piles give way: smaller until they overlap nothing else on the board.
+  const others = [...board.children].filter((el) => el !== piles);
+  const overlaps = () => {
+    const r = piles.getBoundingClientRect();
+    return others.some((el) => {
+      const q = el.getBoundingClientRect();
+      return r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom;
+    });
+  };
+  while (width > MIN_PILE && overlaps()) {
+    width -= 2;
+    piles.style.setProperty("--card-w", px(width));
+  }
 }
 
 /**
