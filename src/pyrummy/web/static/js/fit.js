@@ -7,6 +7,8 @@ const MIN_CARD = 40;
 const MAX_CARD = 124;
 const MIN_MELD_CARD = 30;
 const MIN_PILE = 30;
+/** A board lower than this (px) hides the rules' reminder under the piles. */
+const SHORT_BOARD = 440;
 /** A covered card shows this share of its width: its whole index stays readable. */
 const MIN_SHOWN = 0.44;
 const GROUP_GAP = 8;
@@ -99,6 +101,8 @@ function fitMelds(board, handWidth) {
 export function fitTable(section) {
   const board = section.querySelector(".board");
   if (!board) return;
+  // A short board keeps the cards and drops the reminder of the rules.
+  board.classList.toggle("short-board", board.clientHeight < SHORT_BOARD);
   const width = fitHand(board);
   fitPiles(board, width);
   fitMelds(board, width);

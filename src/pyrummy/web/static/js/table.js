@@ -134,6 +134,7 @@ export class TableView {
     document.removeEventListener("keydown", this.onKey);
     document.body.classList.remove("on-table");
     if (this.resizeWatch) window.removeEventListener("resize", this.resizeWatch);
+    if (this.sizeWatch) this.sizeWatch.disconnect();
     if (this.socket) this.socket.close();
     this.section.remove();
   }
@@ -623,6 +624,12 @@ export class TableView {
   /** Card sizes that use the room the table has now (the hand, the piles, the melds). */
   fit() {
     fitTable(this.section);
+    if (!this.sizeWatch && window.ResizeObserver) {
+      // The table's box also changes with no window resize: a friends' panel
+      // appearing under it, the header wrapping. The cards follow.
+      this.sizeWatch = new ResizeObserver(() => fitTable(this.section));
+      this.sizeWatch.observe(this.section);
+    }
     if (!this.resizeWatch) {
       this.resizeWatch = () => {
         if (window.matchMedia(NARROW).matches !== this.narrow) this.render();
