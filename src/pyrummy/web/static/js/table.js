@@ -929,7 +929,9 @@ export class TableView {
         h("div", { class: "end-figures" },
           matchSummary(match, info, this.me, state.deal_histories || []),
           ledgerTable(match, info, this.me)),
-        last ? h("details", { class: "last-deal" }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null));
+        // The last deal's hands: shown where the screen has room for them, a click away on a phone.
+        last ? h("details", { class: "last-deal", open: window.innerWidth >= 900 && window.innerHeight >= 700 },
+          h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null));
   }
 
   animate() {
