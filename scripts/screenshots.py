@@ -106,12 +106,12 @@ def every_screen(browser: Browser, base: str, width: int, height: int, lang: str
     # A table mid-deal: one turn played, the next drawn.
     start(page)
     page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    expect(page.locator("#stock")).to_be_disabled()
     page.locator(".hand .card.drawn").click()
     page.click("#btn-discard")
     page.wait_for_selector("#stock:not([disabled])", timeout=20000)
     page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    expect(page.locator("#stock")).to_be_disabled()
     page.evaluate("scrollTo(0, 0)")
     save(page, f"table-{size}")
     # The showdown of that deal.

@@ -160,7 +160,7 @@ def play_turn(person: Person, knock: bool) -> None:
     page = person.page
     page.wait_for_selector("#stock:not([disabled])", timeout=20000)
     page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    expect(page.locator("#stock")).to_be_disabled()
     page.locator(".hand .card").last.click()
     if knock and page.locator("#btn-knock:not([disabled])").count():
         page.click("#btn-knock")
@@ -433,6 +433,11 @@ def test_chat_and_play_again_with_the_same_people(browser: Browser, tmp_path: Pa
         anna.page.click("#room-panel .reaction >> nth=0")
         expect(boris.page.locator("#chat-log")).to_contain_text("Anna: GG")
         boris.shot("friends-table-360")
+        # A friends' table fits a phone as a table with bots does: the page does not
+        # scroll, the hand is in view (the room's panel scrolls in its own box).
+        assert boris.page.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
+        expect(boris.page.locator(".hand .card").first).to_be_in_viewport()
+        expect(boris.page.locator(".hand .card").last).to_be_in_viewport()
         boris.page.check("#chat-mute")
         expect(boris.page.locator("#chat-log")).to_have_count(0)
         # The one-deal match, both people playing.

@@ -197,6 +197,8 @@ def test_disabled_knock_looks_disabled(browser: Browser, base_url: str) -> None:
     start(page, seed=7)
     # The lobby left the bot speed alone: the server's --bot-delay 0 applies.
     expect(page.locator("#table-speed")).to_have_value("instant")
+    # Knock is offered once the card is drawn (only the actions of the moment are shown).
+    draw_from_stock(page)
     knock = page.locator("#btn-knock")
     expect(knock).to_be_disabled()
     style = knock.evaluate(

@@ -62,7 +62,7 @@ def draw_meld_undo_discard(page: Page) -> list[str]:
     page.wait_for_selector("#stock:not([disabled])", timeout=SLOW)
     page.click("#stock")
     # (Slow answers allowed: with a silent socket each move waits for its ack first.)
-    expect(page.locator("#btn-stock")).to_be_disabled(timeout=SLOW)
+    expect(page.locator("#stock")).to_be_disabled(timeout=SLOW)
     for card in four[:3]:
         page.click(f"#hand-card-{card}")
     page.click("#btn-meld")

@@ -152,7 +152,8 @@ def touch_drag(session: CDPSession, page: Page, source: str, target: str) -> Non
     start_box = page.locator(source).bounding_box()
     end_box = page.locator(target).bounding_box()
     assert start_box and end_box
-    x0, y0 = start_box["x"] + start_box["width"] / 2, start_box["y"] + start_box["height"] / 2
+    # A hand card is held by its index: the strip of it that the next card leaves in view.
+    x0, y0 = start_box["x"] + 8, start_box["y"] + start_box["height"] / 2
     x1, y1 = end_box["x"] + end_box["width"] * 0.75, end_box["y"] + end_box["height"] / 2
 
     def touch(kind: str, x: float, y: float) -> None:
@@ -173,7 +174,7 @@ def test_touch_drags_onto_a_meld_and_within_the_hand(browser: Browser, base_url:
     session = context.new_cdp_session(page)
     four = start_rummy_with_four_card_meld(page, tap=True)
     for card in four[:3]:
-        page.tap(f"#hand-card-{card}")
+        page.tap(f"#hand-card-{card}", position={"x": 8, "y": 30})
     moved_cards(page)
     page.tap("#btn-meld")
     meld = page.locator('.meld[data-meld="0"]')

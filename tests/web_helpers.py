@@ -98,8 +98,10 @@ def start(
     bots: int = 1,
     length: str | None = None,
     seed: int | None = None,
+    ready: str = "#stock:not([disabled]), #showdown, #match-end",
 ) -> None:
-    """Start a game from the lobby and wait for the table (or an end the bots reached first)."""
+    """Start a game from the lobby and wait for the table (or an end the bots
+    reached first); ``ready`` says what shows the table is there."""
     page.click(f"label[for=game-{game}]")
     if seed is not None:
         page.fill("#seed", str(seed))
@@ -107,7 +109,7 @@ def start(
     if length is not None:
         page.select_option("#match-length", length)
     page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    page.wait_for_selector(ready, timeout=SLOW)
 
 
 def draw_from_stock(page: Page, *, tap: bool = False) -> None:
@@ -116,7 +118,7 @@ def draw_from_stock(page: Page, *, tap: bool = False) -> None:
         page.tap("#stock")
     else:
         page.click("#stock")
-    expect(page.locator("#btn-stock")).to_be_disabled()
+    expect(page.locator("#stock")).to_be_disabled()
 
 
 def knock_now(page: Page) -> None:

@@ -1,5 +1,5 @@
-// Playing cards drawn as SVG by the page itself (no images, nothing downloaded).
-// A card is its notation: rank A23456789TJQK + suit SHDC ("TH" = 10 of hearts),
+// Playing cards: printed faces served with the page (static/cards, nothing
+// from the internet) under a large index of the page's own. A card is its notation: rank A23456789TJQK + suit SHDC ("TH" = 10 of hearts),
 // or X1-X3 for the jokers of Rotham Rummy.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -79,78 +79,94 @@ function el(name, attrs = {}, text = null) {
   return node;
 }
 
-function suitClass(suit, fourColour) {
+/** The ink colour of a suit: two colours, or four (♦ blue, ♣ green). */
+export function suitColour(suit, fourColour) {
   if (!fourColour) return suit === "H" || suit === "D" ? "red" : "black";
   return { S: "black", H: "red", D: "blue", C: "green" }[suit];
 }
 
-/** Pip positions (x, y in a 60x84 card) for number cards, classic layout. */
-const PIPS = {
-  1: [[30, 42]],
-  2: [[30, 20], [30, 64]],
-  3: [[30, 20], [30, 42], [30, 64]],
-  4: [[20, 20], [40, 20], [20, 64], [40, 64]],
-  5: [[20, 20], [40, 20], [30, 42], [20, 64], [40, 64]],
-  6: [[20, 20], [40, 20], [20, 42], [40, 42], [20, 64], [40, 64]],
-  7: [[20, 20], [40, 20], [30, 31], [20, 42], [40, 42], [20, 64], [40, 64]],
-  8: [[20, 20], [40, 20], [30, 31], [20, 42], [40, 42], [30, 53], [20, 64], [40, 64]],
-  9: [[20, 18], [40, 18], [20, 33], [40, 33], [30, 42], [20, 51], [40, 51], [20, 66], [40, 66]],
-  10: [[20, 18], [40, 18], [30, 26], [20, 35], [40, 35], [20, 49], [40, 49], [30, 58], [20, 66], [40, 66]],
+// The faces are the Vectorized Playing Cards of Chris Aguilar (LGPL-3.0,
+// static/cards/LICENSE), one SVG file a card. Their own corner indices are
+// small for a phone, so the page crops each face to its pips or court
+// picture (this box of the file, which leaves both corner indices out) and
+// writes a large index of its own in a gutter beside it: the index never
+// meets a pip, whatever the card's size.
+const ART_BOX = "33 18 156 277";
+const ART_SIZE = { width: 224.2, height: 312.8 };
+const CARDS_URL = "/static/cards";
+// The four-colour deck recolours the printed faces: red becomes blue for
+// diamonds and black becomes green for clubs (white stays white).
+const FILTERS = {
+  "to-blue": "0 0 1 0 0  0 1 0 0 0  1 0 0 0 0  0 0 0 1 0",
+  "to-green": "1 0 0 0 0  0 0.58 0 0 0.42  0 0 1 0 0  0 0 0 1 0",
 };
 
-/** An SVG element for the face of `card`. */
+function ensureFilters() {
+  if (typeof document === "undefined" || document.getElementById("card-filters")) return;
+  const svg = el("svg", { id: "card-filters", width: 0, height: 0, "aria-hidden": "true", focusable: "false" });
+  svg.classList.add("card-filters");
+  for (const [id, values] of Object.entries(FILTERS)) {
+    const filter = el("filter", { id, "color-interpolation-filters": "sRGB" });
+    filter.append(el("feColorMatrix", { type: "matrix", values }));
+    svg.append(filter);
+  }
+  document.body.append(svg);
+}
+
+function index(rankText, suitText) {
+  const span = document.createElement("span");
+  span.className = "idx";
+  span.setAttribute("aria-hidden", "true");
+  const rank = document.createElement("span");
+  rank.className = `idx-rank${rankText.length > 1 ? " wide" : ""}`;
+  rank.textContent = rankText;
+  const suit = document.createElement("span");
+  suit.className = "idx-suit";
+  suit.textContent = suitText;
+  span.append(rank, suit);
+  return span;
+}
+
+/** The face of `card`: its index and its picture (an HTML fragment for a `.card`). */
 export function cardFace(card, { fourColour = false } = {}) {
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true", focusable: "false" });
-  svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "card-bg" }));
+  const face = document.createElement("span");
+  face.className = "face";
+  face.setAttribute("aria-hidden", "true");
   if (isJoker(card)) {
-    // Drawn with plain glyphs (no emoji font needed): a star and the word.
-    svg.classList.add("joker");
-    const g = el("g", { class: "ink" });
-    g.append(el("text", { x: 30, y: 50, "text-anchor": "middle", class: "pip", "font-size": 30 }, "★"));
-    g.append(el("text", { x: 30, y: 72, "text-anchor": "middle", class: "joker-word", "font-size": 8 }, "JOKER"));
-    g.append(el("text", { x: 4, y: 14, class: "corner", "font-size": 11 }, pretty(card)));
-    svg.append(g);
-    return svg;
+    // The jokers of Rotham Rummy are the page's own: a star and the word.
+    face.classList.add("joker");
+    face.append(index("★", card.slice(1)));
+    const svg = el("svg", { viewBox: "0 0 60 90", class: "art", focusable: "false" });
+    svg.append(el("text", { x: 30, y: 46, "text-anchor": "middle", class: "joker-star", "font-size": 40 }, "★"));
+    svg.append(el("text", { x: 30, y: 74, "text-anchor": "middle", class: "joker-word", "font-size": 11 }, "JOKER"));
+    face.append(svg);
+    return face;
   }
   const rank = rankOf(card);
   const suit = suitOf(card);
-  const colour = suitClass(suit, fourColour);
-  svg.classList.add(colour);
-  const label = rank === "T" ? "10" : rank;
-  const g = el("g", { class: "ink" });
-  g.append(el("text", { x: 4, y: 15, class: "corner rank", "font-size": 13 }, label));
-  g.append(el("text", { x: 4.5, y: 27, class: "corner suit", "font-size": 11 }, SYMBOL[suit]));
-  const bottom = el("g", { transform: "rotate(180 30 42)" });
-  bottom.append(el("text", { x: 4, y: 15, class: "corner rank", "font-size": 13 }, label));
-  bottom.append(el("text", { x: 4.5, y: 27, class: "corner suit", "font-size": 11 }, SYMBOL[suit]));
-  g.append(bottom);
-  const r = rankIndex(card);
-  if (r >= 10) {
-    // Court cards: a framed panel with the letter and the suit.
-    g.append(el("rect", { x: 14, y: 16, width: 32, height: 52, rx: 3, class: "court-frame" }));
-    g.append(el("text", { x: 30, y: 45, "text-anchor": "middle", class: "court", "font-size": 22 }, rank));
-    g.append(el("text", { x: 30, y: 62, "text-anchor": "middle", class: "pip", "font-size": 12 }, SYMBOL[suit]));
-  } else if (r === 0) {
-    g.append(el("text", { x: 30, y: 52, "text-anchor": "middle", class: "pip", "font-size": 30 }, SYMBOL[suit]));
-  } else {
-    for (const [x, y] of PIPS[r + 1]) {
-      const flip = y > 44 ? ` rotate(180 ${x} ${y - 3.5})` : "";
-      g.append(el("text", { x, y: y + 4, "text-anchor": "middle", class: "pip", "font-size": 12, transform: flip.trim() }, SYMBOL[suit]));
-    }
+  const colour = suitColour(suit, fourColour);
+  face.classList.add(colour);
+  face.append(index(rank === "T" ? "10" : rank, SYMBOL[suit]));
+  const svg = el("svg", { viewBox: ART_BOX, class: "art", focusable: "false" });
+  const image = el("image", { href: `${CARDS_URL}/${rank}${suit}.svg`, width: ART_SIZE.width, height: ART_SIZE.height });
+  if (fourColour && (suit === "D" || suit === "C")) {
+    ensureFilters();
+    image.setAttribute("filter", `url(#${suit === "D" ? "to-blue" : "to-green"})`);
   }
-  svg.append(g);
-  return svg;
+  svg.append(image);
+  face.append(svg);
+  return face;
 }
 
 /** The back of a card (the stock, hidden hands). */
 export function cardBack() {
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg back", "aria-hidden": "true", focusable: "false" });
-  svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 5, class: "back-bg" }));
-  svg.append(el("rect", { x: 5, y: 5, width: 50, height: 74, rx: 3, class: "back-frame" }));
-  for (let i = 0; i < 6; i += 1) {
-    svg.append(el("path", { d: `M5 ${12 + i * 12} L30 ${6 + i * 12} L55 ${12 + i * 12}`, class: "back-line" }));
-  }
-  return svg;
+  const img = document.createElement("img");
+  img.className = "back-art";
+  img.src = `${CARDS_URL}/back.svg`;
+  img.alt = "";
+  img.draggable = false;
+  img.setAttribute("aria-hidden", "true");
+  return img;
 }
 
 /** A card as an HTML element (a button when `interactive`). */

@@ -128,3 +128,37 @@ export function flyTo(root, card, from, to) {
   flight.finished.then(() => node.remove(), () => node.remove());
   return 1;
 }
+
+const CONFETTI = ["♠", "♥", "♦", "♣"];
+
+/**
+ * A small celebration at a match's end: suit symbols rain over `root`'s
+ * part of the screen for about two seconds and are gone (more of them when
+ * the person won). The layer lives on the page's body, so a re-render of the
+ * table does not cut it short. Nothing under prefers-reduced-motion.
+ * Returns the number of pieces.
+ */
+export function celebrate(root, won) {
+  if (!root || reducedMotion()) return 0;
+  const box = root.getBoundingClientRect();
+  const layer = document.createElement("div");
+  layer.className = "confetti";
+  layer.setAttribute("aria-hidden", "true");
+  Object.assign(layer.style, { left: `${box.left}px`, top: `${box.top}px`, width: `${box.width}px`, height: `${box.height}px` });
+  document.body.append(layer);
+  const count = won ? 36 : 14;
+  for (let i = 0; i < count; i += 1) {
+    const piece = document.createElement("span");
+    piece.className = `confetti-piece s${i % 4}`;
+    piece.textContent = CONFETTI[i % 4];
+    piece.style.left = `${(i * 37) % 100}%`;
+    layer.append(piece);
+    const drift = ((i * 53) % 80) - 40;
+    piece.animate(
+      [{ transform: "translate(0, -20px) rotate(0deg)", opacity: 1 }, { transform: `translate(${drift}px, ${Math.round(box.height * 0.8)}px) rotate(${(i % 2 ? 1 : -1) * 300}deg)`, opacity: 0 }],
+      { duration: 1400 + ((i * 97) % 900), delay: (i * 45) % 600, easing: "cubic-bezier(.3,.6,.5,1)", fill: "both" },
+    );
+  }
+  setTimeout(() => layer.remove(), 3200);
+  return count;
+}

@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { t, tYou, lang } from "./i18n.js";
 import { cardElement, pretty, prettyList, sortCards } from "./cards.js";
-import { formatAmount } from "./format.js";
+import { formatAmount, fractionValue } from "./format.js";
 import { settings } from "./settings.js";
 
 export function seatName(table, seat, me) {
@@ -101,11 +101,14 @@ function transferSentence(transfer, tableInfo, me) {
   return t("show.pays", { from, to, amount, reason });
 }
 
-/** Every hand in its best arrangement, the knock card and the transfers in words. */
-export function showdownBody(observation, tableInfo, me, dealNumber) {
+/**
+ * What happened in a deal, in one sentence: who knocked or went out, the
+ * outcome and who won ("Bot 1 knocked · the knocker is beaten · you win the
+ * deal"). A word the sentence already says is not said twice.
+ */
+export function outcomeSentence(observation, tableInfo, me) {
   const settlement = observation.settlement;
-  if (!settlement) return h("div");
-  const parts = [];
+  if (!settlement) return "";
   const outcome = t(`outcome.${settlement.outcome}`);
   let who = "";
   if (settlement.knocker !== null && settlement.knocker !== undefined) who = tYou("show.knockedBy", settlement.knocker === me, { name: seatName(tableInfo, settlement.knocker, me) });
@@ -114,8 +117,35 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
   // Say who won unless the words already do (went out).
   const winner = settlement.winners.length === 1 && !["out", "rummy"].includes(settlement.outcome)
     ? tYou("show.wins", settlement.winners[0] === me, { name: seatName(tableInfo, settlement.winners[0], me) }) : "";
-  const said = settlement.outcome === "out" ? who : [who, outcome, winner].filter(Boolean).join(" · ");
-  parts.push(h("p", { class: "outcome" }, said || outcome));
+  if (settlement.outcome === "out") return who || outcome;
+  // "Bot 1 knocked" already says "knock".
+  const said = who && settlement.outcome === "knock" ? "" : outcome;
+  return [who, said, winner].filter(Boolean).join(" · ") || outcome;
+}
+
+/** A hand's meld with the cards laid off on it drawn at its end, marked with who laid them. */
+function meldWithLayoffs(meld, laid, tableInfo, me) {
+  const four = settings().fourColour;
+  return h("div", { class: "card-row small meld-group" },
+    meld.map((c) => cardElement(c, { fourColour: four, lang: lang() })),
+    laid.map(({ card, by }) => {
+      const node = cardElement(card, { fourColour: four, lang: lang() });
+      const name = seatName(tableInfo, by, me);
+      node.classList.add("laid-off");
+      node.append(h("span", { class: "laid-by", "aria-hidden": "true" }, seatTag(tableInfo, by, me)));
+      node.querySelector(".card-name").textContent += `, ${t("table.laidBy", { name })}`;
+      node.title = `${pretty(card)} — ${t("table.laidBy", { name })}`;
+      return node;
+    }));
+}
+
+/** Every hand in its best arrangement, the melds on the table, the knock card and the transfers in words. */
+export function showdownBody(observation, tableInfo, me, dealNumber, { outcome = true } = {}) {
+  const settlement = observation.settlement;
+  if (!settlement) return h("div");
+  const parts = [];
+  // Under a deal's banner (which says it) the sentence is not repeated.
+  if (outcome) parts.push(h("p", { class: "outcome" }, outcomeSentence(observation, tableInfo, me)));
   // A deal nobody won says why it ended.
   const reason = observation.end_reason;
   if (["exhausted", "cap", "wall"].includes(reason) || (reason === "decline" && tableInfo.rules.family !== "knock")) {
@@ -125,11 +155,17 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
     parts.push(h("div", { class: "knock-card" }, h("span", {}, t("show.knockCard", { card: pretty(observation.knock_card) })),
       cardRow([observation.knock_card], { small: true })));
   }
+  // Cards laid off on the knocker's melds at the showdown, by the meld they joined.
+  const layoffs = settlement.layoffs || [];
+  const defender = settlement.hands.map((hand) => hand.seat).find((seat) => seat !== settlement.knocker);
   const hands = settlement.hands.map((hand) => {
     const seat = hand.seat;
     const winner = settlement.winners.includes(seat);
     const net = settlement.net[seat];
-    const groups = hand.melds.map((meld) => cardRow(meld, { className: "card-row meld-group", small: true }));
+    const groups = hand.melds.map((meld, index) => {
+      const laid = seat === settlement.knocker ? layoffs.filter((l) => l.meld === index).map((l) => ({ card: l.card, by: defender })) : [];
+      return laid.length ? meldWithLayoffs(meld, laid, tableInfo, me) : cardRow(meld, { className: "card-row meld-group", small: true });
+    });
     if (hand.deadwood_cards.length) groups.push(cardRow(sortCards(hand.deadwood_cards, "suit"), { className: "card-row deadwood-group", small: true }));
     let count;
     if (tableInfo.rules.family === "melding") count = t("show.inHand", { n: hand.count });
@@ -142,9 +178,13 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
         h("span", { class: `net ${net.startsWith("-") ? "minus" : net === "0" ? "" : "plus"}` }, formatAmount(net, { sign: true }))),
       h("div", { class: "showdown-cards" }, groups.length ? groups : h("span", { class: "muted" }, "—")));
   });
+  if (tableInfo.rules.family === "melding" && (observation.table || []).length) {
+    // The melds made in the deal, each with its cards laid off by others.
+    parts.push(h("h3", { class: "showdown-melds-title" }, t("table.melds")), h("div", { class: "showdown-melds" }, tableMelds(observation, tableInfo, me)));
+  }
   parts.push(h("div", { class: "showdown-hands" }, hands));
-  if (settlement.layoffs && settlement.layoffs.length) {
-    parts.push(h("p", {}, t("show.layoffs", { cards: prettyList(settlement.layoffs.map((l) => l.card)) })));
+  if (layoffs.length) {
+    parts.push(h("p", { class: "layoff-words" }, t("show.layoffs", { cards: prettyList(layoffs.map((l) => l.card)) })));
   }
   parts.push(h("h3", {}, t("show.transfers")));
   if (settlement.transfers.length) {
@@ -153,6 +193,50 @@ export function showdownBody(observation, tableInfo, me, dealNumber) {
     parts.push(h("p", {}, t("show.noTransfers")));
   }
   return h("div", { class: "showdown-body", "data-deal": String(dealNumber) }, parts);
+}
+
+/**
+ * The banner at a deal's end: its title, what happened, what it brought the
+ * person (or the winner, for a spectator) and the button that goes on.
+ */
+export function dealBanner(observation, tableInfo, me, dealNumber, button) {
+  const settlement = observation.settlement;
+  const seat = me ?? settlement?.winners[0] ?? 0;
+  const net = settlement ? settlement.net[seat] : "0";
+  const mood = net.startsWith("-") ? "lost" : net === "0" ? "even" : "won";
+  return h("div", { class: `deal-banner ${mood}` },
+    h("div", { class: "banner-words" },
+      h("h2", { id: "showdown-title" }, t("show.titleDeal", { n: dealNumber })),
+      h("p", { class: "banner-outcome" }, outcomeSentence(observation, tableInfo, me))),
+    h("span", { class: `banner-net net ${mood === "lost" ? "minus" : mood === "won" ? "plus" : ""}`, title: t("show.net") },
+      formatAmount(net, { sign: true })),
+    button);
+}
+
+/** The match in a few figures for the person: the best deal, the points, deals won, knocks and moves. */
+export function matchSummary(match, tableInfo, me, histories) {
+  const seat = me ?? match.winners[0] ?? 0;
+  const nets = match.deals.map((deal) => ({ number: deal.number, net: deal.net[seat] }));
+  const best = nets.reduce((a, b) => (a === null || fractionValue(b.net) > fractionValue(a.net) ? b : a), null);
+  const won = nets.filter((d) => fractionValue(d.net) > 0).length;
+  let moves = 0;
+  let knocks = 0;
+  for (const history of histories) {
+    for (const [who, action] of history) {
+      if (who !== seat) continue;
+      moves += 1;
+      if (action.startsWith("knock")) knocks += 1;
+    }
+  }
+  const item = (label, text, id = null) => [h("dt", {}, label), h("dd", { id }, text)];
+  return h("section", { class: "match-summary", "aria-labelledby": "summary-title" },
+    h("h3", { id: "summary-title" }, me === null || me === undefined ? t("summary.titleWinner", { name: seatName(tableInfo, seat, me) }) : t("summary.title")),
+    h("dl", { class: "summary-figures" },
+      item(t("summary.points"), formatAmount(match.totals[seat], { sign: true }), "summary-points"),
+      best ? item(t("summary.bestDeal"), t("summary.bestDealValue", { n: best.number, amount: formatAmount(best.net, { sign: true }) }), "summary-best") : null,
+      item(t("summary.dealsWon"), t("summary.ofDeals", { n: won, m: nets.length }), "summary-won"),
+      knocks ? item(t("summary.knocks"), String(knocks)) : null,
+      item(t("summary.moves"), String(moves))));
 }
 
 /** Standings and the per-deal ledger of a match. */

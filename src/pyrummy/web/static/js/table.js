@@ -9,14 +9,23 @@ import { api, SocketLost, TableSocket, tokenFor } from "./api.js";
 import { cardElement, cardBack, pretty, prettyList, sortCards, rankIndex, suitIndex, isJoker, suitOf, rankOf, RANKS } from "./cards.js";
 import { formatAmount } from "./format.js";
 import { explainMeld } from "./meldcheck.js";
-import { animateFrom, flyTo, snapshotCards } from "./motion.js";
+import { animateFrom, celebrate, flyTo, snapshotCards } from "./motion.js";
+import { fitTable } from "./fit.js";
+import { knockAdvice } from "./advice.js";
+import "./table_text.js";
 import { play, soundOf } from "./sound.js";
 import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
 import { playAgain } from "./lobby.js";
 import {
-  seatName, seatLabel, describeAction, tableMelds, showdownBody, ledgerTable, standingsList, cardRow,
+  seatName, seatLabel, describeAction, tableMelds, showdownBody, ledgerTable, standingsList, dealBanner, matchSummary,
 } from "./showdown.js";
+
+/** Screens this narrow keep the table's settings in the Moves panel (table.css agrees). */
+const NARROW = "(max-width: 700px)";
+
+/** Two clicks on one card within this time (ms) are a double tap: discard it. */
+const DOUBLE_TAP_MS = 450;
 
 const KEYS = { s: "stock", p: "pile", m: "meld", l: "layoff", d: "discard", k: "knock", u: "undo", x: "decline", n: "next" };
 
@@ -68,6 +77,35 @@ function meldOptionLabel(action) {
   return t("meldChoice.run", { cards: shown.join(" ") });
 }
 
+/**
+ * The card that started the discard pile (the up-card), when the seat's view
+ * tells it: still at the bottom of the pile, or the one card a seat took from
+ * the pile that no discard of the deal explains and that it still holds.
+ * Null when it cannot be told (the Moves list then says "took the discard").
+ */
+function upcardOf(history, observation) {
+  const START = "";
+  const pile = [START];
+  const explained = new Map();
+  let startTaker = null;
+  for (const [seat, action] of history) {
+    const words = action.split(" ");
+    if (action === "draw discard") {
+      const card = pile.pop();
+      if (card === START) startTaker = seat;
+      else if (card !== undefined) {
+        if (!explained.has(seat)) explained.set(seat, new Set());
+        explained.get(seat).add(card);
+      }
+    } else if (words[0] === "discard" || words[0] === "knock") pile.push(words[1]);
+  }
+  const shown = observation.discard_pile || [];
+  // A pile turned over as the new stock no longer starts with the up-card.
+  if (startTaker === null) return pile[0] === START && shown.length && !observation.exhaustions ? shown[0] : null;
+  const held = ((observation.taken_discards || [])[startTaker] || []).filter((c) => !explained.get(startTaker)?.has(c));
+  return held.length === 1 ? held[0] : null;
+}
+
 function meldKey(cards) {
   return [...cards].sort((a, b) => suitIndex(a) * 20 + rankIndex(a) - (suitIndex(b) * 20 + rankIndex(b))).join(" ");
 }
@@ -94,6 +132,9 @@ export class TableView {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    document.body.classList.remove("on-table");
+    if (this.resizeWatch) window.removeEventListener("resize", this.resizeWatch);
+    if (this.sizeWatch) this.sizeWatch.disconnect();
     if (this.socket) this.socket.close();
     this.section.remove();
   }
@@ -359,8 +400,11 @@ export class TableView {
       const values = { action: hint.action, ...hint.values };
       if (values.card) values.card = pretty(values.card);
       if (values.cards) values.cards = prettyList(values.cards);
-      this.message = { text: `${t("hint.prefix")} ${t(hint.reason, values)}`, kind: "hint" };
       const words = hint.action.split(" ");
+      // A suggested knock is worded by the same advice as the knock warning.
+      const advice = words[0] === "knock" && words[1] ? knockAdvice(this.state, words[1]) : null;
+      const said = advice ? t(advice.key, advice.values) : t(hint.reason, values);
+      this.message = { text: `${t("hint.prefix")} ${said}`, kind: "hint" };
       if (["discard", "knock", "layoff"].includes(words[0])) this.selected = new Set([words[1]]);
       // Counted per browser, for the statistics.
       const counts = JSON.parse(localStorage.getItem("pyrummy.hints") || "{}");
@@ -388,23 +432,13 @@ export class TableView {
   }
 
   /**
-   * The page's knock warning (it only sees what the seat sees): confirm a
-   * knock that leaves deadwood 10 or more, or any deadwood while an opponent
-   * holds cards taken from the discard pile (a sign of melds).
+   * The knock warning: a knock the advice calls risky (advice.js, which the
+   * hint uses too) is confirmed first, in the advice's own words.
    */
   async confirmKnock(card) {
-    const deadwood = this.state.knock_deadwood[card];
-    if (deadwood === undefined || deadwood === 0) return true;
-    if (deadwood >= 10) return this.confirm(t("confirm.knockHigh", { n: deadwood }), t("btn.knockAnyway"), t("confirm.knockTitle"));
-    const taken = this.state.observation.taken_discards;
-    for (let seat = 0; seat < taken.length; seat += 1) {
-      if (seat !== this.me && taken[seat].length) {
-        return this.confirm(
-          t("confirm.knockTaken", { n: deadwood, name: seatName(this.state.table, seat, this.me), cards: prettyList(taken[seat]) }),
-          t("btn.knockAnyway"), t("confirm.knockTitle"));
-      }
-    }
-    return true;
+    const advice = knockAdvice(this.state, card);
+    if (!advice || !advice.risky) return true;
+    return this.confirm(t(advice.key, advice.values), t("btn.knockAnyway"), t("confirm.knockTitle"));
   }
 
   /** Ask which of several melds the chosen cards (with jokers) are meant to be; null if cancelled. */
@@ -509,13 +543,17 @@ export class TableView {
     const handHadFocus = document.activeElement && document.activeElement.classList.contains("hand");
     // Where the cards were, so the ones that change place can glide there (motion.js).
     this.cardsBefore = snapshotCards(this.section);
+    const movesScroll = this.section.querySelector("#moves")?.scrollTop;
     const obs = state.observation;
     const info = state.table;
     const legal = legalIndex(state.legal_actions);
     clear(this.section);
+    // The table has the whole screen below the header; the page itself does not scroll.
+    document.body.classList.add("on-table");
     this.section.setAttribute("aria-busy", "false");
     this.section.dataset.family = info.rules.family;
     this.section.dataset.phase = obs.phase;
+    this.section.dataset.players = String(obs.players);
     document.title = `${t(`game.${info.preset}`)} · ${t("app.title")}`;
 
     const match = state.match;
@@ -524,25 +562,37 @@ export class TableView {
     // While a finished deal's showdown is shown, the header names that deal.
     const shownDeal = match.over || showingShowdown ? (last ? last.number : match.deal_number) : match.deal_number;
     const dealText = match.deals_in_match ? t("table.dealOf", { n: shownDeal, m: match.deals_in_match }) : t("table.deal", { n: shownDeal });
-    const targetText = match.target ? ` · ${t("table.target", { n: match.target })}` : "";
+    const targetText = match.target ? h("span", { class: "target-info" }, ` · ${t("table.target", { n: match.target })}`) : null;
     const speed = h("select", { id: "table-speed", "aria-label": t("table.speed"), title: t("table.speed"), disabled: this.me === null,
       onchange: (e) => this.changeSpeed(e.target.value) },
     Object.keys(SPEEDS).map((s) => h("option", { value: s }, t(`speed.${s}`))));
     speed.value = speedName(info.bot_delay);
-    const sort = h("button", { type: "button", class: "small-button", id: "sort-toggle",
+    const sort = h("button", { type: "button", class: "small-button", id: "sort-toggle", title: t("settings.sort"),
       onclick: () => { this.customOrder = null; saveSetting("sort", settings().sort === "suit" ? "rank" : "suit"); this.render(); } },
-    `${t("settings.sort")}: ${t(`settings.sort.${settings().sort}`)}`);
+    h("span", {}, h("span", { class: "wide-only" }, `${t("settings.sort")}:\u00a0`), t(`settings.sort.${settings().sort}`)));
+    const movesToggle = h("button", {
+      type: "button", class: "small-button", id: "moves-toggle", "aria-controls": "side", "aria-expanded": this.sideOpen ? "true" : "false",
+      onclick: () => { this.sideOpen = !this.sideOpen; this.render(); },
+    }, t("table.log"));
+    const settingTools = [
+      h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
+      h("label", { class: "toggle", for: "hints-toggle" },
+        h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
+          onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
+    ];
+    // A phone's head has room for the game and the deal only: the bot speed
+    // and the hints switch go to the panel that the Moves button opens.
+    this.narrow = window.matchMedia(NARROW).matches;
     this.section.append(h("header", { class: "table-head" },
-      h("h1", {}, t(`game.${info.preset}`), h("span", { class: "deal-info" }, ` · ${dealText}${targetText}`)),
+      h("h1", {}, h("span", { class: "game-name" }, t(`game.${info.preset}`)), h("span", { class: "deal-info" }, `\u00a0·\u00a0${dealText}`, targetText)),
       h("div", { class: "table-tools" },
-        h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
-        h("label", { class: "toggle", for: "hints-toggle" },
-          h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
-            onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
+        this.narrow ? null : settingTools,
+        movesToggle,
         h("span", { class: "connection", hidden: this.online, role: "status" }, t("table.connection")),
-        h("a", { href: "#/", class: "small-button" }, t("table.backToLobby")))));
+        h("a", { href: "#/", class: "small-button lobby-link" }, t("table.backToLobby")))));
 
-    const side = h("aside", { class: "side" },
+    const side = h("aside", { class: `side${this.sideOpen ? " open" : ""}`, id: "side", "aria-label": t("table.log") },
+      this.narrow ? h("div", { class: "side-tools" }, settingTools) : null,
       h("h2", {}, t("table.score")), standingsList(match, info, this.me),
       h("h2", { id: "moves-title" }, t("table.log")),
       this.renderMoves(state, info));
@@ -554,9 +604,12 @@ export class TableView {
     else front = this.renderBoard(obs, info, legal, sort);
     if (front.id && !this.shownFront) play("chime");
     this.section.append(h("div", { class: "layout" }, front, side));
+    this.fit();
+    if (movesScroll !== undefined) this.section.querySelector("#moves").scrollTop = movesScroll;
     if (front.id && !this.shownFront) {
       this.shownFront = true;
       front.querySelector("button.primary")?.focus({ preventScroll: true });
+      if (match.over) celebrate(front, match.winners.includes(this.me));
     } else if (!front.id && (this.shownFront || !this.boardFocused)) {
       // After Deal or Next deal, focus goes to the hand: the cards are one keypress away.
       this.shownFront = false;
@@ -574,6 +627,24 @@ export class TableView {
     this.animate();
   }
 
+  /** Card sizes that use the room the table has now (the hand, the piles, the melds). */
+  fit() {
+    fitTable(this.section);
+    if (!this.sizeWatch && window.ResizeObserver) {
+      // The table's box also changes with no window resize: a friends' panel
+      // appearing under it, the header wrapping. The cards follow.
+      this.sizeWatch = new ResizeObserver(() => fitTable(this.section));
+      this.sizeWatch.observe(this.section);
+    }
+    if (!this.resizeWatch) {
+      this.resizeWatch = () => {
+        if (window.matchMedia(NARROW).matches !== this.narrow) this.render();
+        else fitTable(this.section);
+      };
+      window.addEventListener("resize", this.resizeWatch);
+    }
+  }
+
   /**
    * The Moves list: every finished deal's record and the current deal's, from
    * the server's state (so it is whole after a reload), one list per deal
@@ -581,10 +652,14 @@ export class TableView {
    */
   renderMoves(state, info) {
     const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history }));
-    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [] });
+    // The deal being played and the last one finished have an observation to name the up-card from.
+    const last = state.last_deal;
+    if (last && deals[last.number - 1]) deals[last.number - 1].observation = last.observation;
+    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [], observation: state.observation });
     const box = h("div", { class: "log", id: "moves", role: "log", tabindex: "0", "aria-labelledby": "moves-title" },
-      deals.map(({ number, history }) => {
-        const pile = [];
+      deals.map(({ number, history, observation }) => {
+        const up = observation ? upcardOf(history, observation) : null;
+        const pile = up ? [up] : [];
         return h("section", { class: "log-deal", "data-deal": String(number) },
           h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
           history.length
@@ -606,11 +681,11 @@ export class TableView {
   renderBoard(obs, info, legal, sort) {
     const board = h("div", { class: "board" });
     board.append(this.renderOpponents(obs, info, this.state.match));
-    board.append(h("div", { class: "middle" }, this.renderPiles(obs, legal), this.renderTableMelds(obs, info, legal)));
+    board.append(this.renderPiles(obs, legal));
+    board.append(this.renderTableMelds(obs, info, legal));
     const status = h("p", { class: `status-line${this.message ? ` ${this.message.kind}` : ""}`, id: "status-line", role: "status", "aria-live": "polite" }, this.statusText(obs, info, legal));
-    // With a seat, the status line sits in the hand's panel, which stays on screen on a phone.
     if (this.me !== null) board.append(this.renderMe(obs, legal, sort, status));
-    else board.append(status);
+    else board.append(h("div", { class: "me watching" }, status));
     return board;
   }
 
@@ -636,7 +711,8 @@ export class TableView {
       if (seat === this.me) continue;
       seats.push(seat);
     }
-    return h("div", { class: "opponents" }, seats.map((seat) => {
+    const four = settings().fourColour;
+    return h("div", { class: `opponents seats-${seats.length}` }, seats.map((seat) => {
       const size = obs.hand_sizes[seat];
       const fan = h("div", { class: "fan", "aria-hidden": "true" });
       for (let i = 0; i < Math.min(size, 11); i += 1) fan.append(h("div", { class: "card face-down mini" }, cardBack()));
@@ -651,19 +727,20 @@ export class TableView {
           break;
         }
       }
+      const bot = info.seats[seat]?.kind === "bot";
       return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), role: "group", "aria-label": seatLabel(info, seat, this.me) },
         h("div", { class: "opponent-head" },
-          h("strong", {}, seatName(info, seat, this.me)),
-          info.seats[seat]?.kind === "bot" ? h("span", { class: "level" }, t(`difficulty.${info.seats[seat].bot}`)) : null,
+          h("strong", { class: "seat-name" }, seatName(info, seat, this.me)),
+          bot ? h("span", { class: "level" }, t(`difficulty.${info.seats[seat].bot}`)) : null,
           obs.dealer === seat ? h("span", { class: "chip", title: t("table.dealer") }, "D") : null,
           playing ? h("span", { class: "chip playing-chip" }, t("table.toPlay")) : null),
-        fan,
-        h("div", { class: "opponent-foot" },
-          h("span", {}, tn("table.cards", size)),
+        h("div", { class: "opponent-body" },
+          fan,
+          h("span", { class: "hand-count" }, tn("table.cards", size)),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
-        // Both lines are always there (empty or not), so the boxes keep their height.
-        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep) : ""),
-        h("div", { class: "taken" }, taken.length ? [t("table.taken", { cards: "" }), cardRow(taken, { small: true })] : null));
+        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep) : "\u00a0"),
+        taken.length ? h("div", { class: "taken" }, h("span", { class: "taken-label" }, t("table.taken", { cards: "" })),
+          h("span", { class: "taken-cards" }, taken.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("tiny"); return n; }))) : null);
     }));
   }
 
@@ -696,7 +773,9 @@ export class TableView {
     }
     const one = this.selected.size === 1 ? [...this.selected][0] : null;
     const targets = new Set(one && legal.layoff.has(one) ? legal.layoff.get(one) : []);
-    return h("div", { class: "table-melds" }, h("h2", { class: "visually-hidden" }, t("table.melds")),
+    const count = (obs.table || []).length;
+    return h("div", { class: "table-melds", id: "table-melds", tabindex: count ? "0" : null, role: "region", "aria-label": t("table.melds") },
+      h("h2", { class: "melds-title" }, t("table.melds"), count ? h("span", { class: "meld-count" }, ` (${count})`) : null),
       tableMelds(obs, info, this.me, { targets, onTarget: (index) => this.act(`layoff ${one} ${index}`) }));
   }
 
@@ -751,6 +830,17 @@ export class TableView {
       node.addEventListener("pointerdown", (event) => this.startDrag(event, node, card));
       node.addEventListener("click", () => {
         if (this.justDragged) return;
+        // A second tap or click on the same card soon after discards it (when
+        // that is legal now). The first one re-rendered the hand, so the two
+        // clicks land on different nodes: the time is kept here, not by dblclick.
+        const now = Date.now();
+        const again = this.lastTap && this.lastTap.card === card && now - this.lastTap.time < DOUBLE_TAP_MS;
+        this.lastTap = again ? null : { card, time: now };
+        if (again && legalIndex(this.state.legal_actions).discard.has(card)) {
+          this.selected = new Set([card]);
+          this.command("discard");
+          return;
+        }
         this.cursor = position;
         this.toggle(card);
         this.render();
@@ -765,30 +855,39 @@ export class TableView {
       type: "button", class: `action ${extra}`, id: `btn-${name}`, disabled: !enabled || this.busy,
       onclick: () => this.command(name), "aria-keyshortcuts": Object.keys(KEYS).find((k) => KEYS[k] === name)?.toUpperCase(),
     }, label);
-    const buttons = [
-      button("stock", t("btn.draw"), legal.stock),
-      button("pile", t("btn.take"), legal.pile),
-    ];
-    if (family === "melding") {
-      buttons.push(button("meld", t("btn.meld"), this.canTryMeld(legal)));
-      buttons.push(button("layoff", t("btn.layoff"), one && legal.layoff.has(one)));
+    // Only the actions of this moment are offered (at most four): drawing, or
+    // what may follow a draw. A button waits, disabled, for the card it needs.
+    const buttons = [];
+    const drawing = legal.stock || legal.pile || legal.decline;
+    if (myTurn && drawing) {
+      if (legal.stock || !legal.decline) buttons.push(button("stock", t("btn.draw"), legal.stock));
+      buttons.push(button("pile", t("btn.take"), legal.pile));
+      if (legal.decline) buttons.push(button("decline", t("btn.decline"), true));
+    } else if (myTurn) {
+      if (family === "melding") {
+        buttons.push(button("meld", t("btn.meld"), this.canTryMeld(legal)));
+        if (legal.layoff.size) buttons.push(button("layoff", t("btn.layoff"), one && legal.layoff.has(one)));
+      }
+      if (legal.discard.size) buttons.push(button("discard", t("btn.discard"), one && legal.discard.has(one), "primary"));
+      if (family !== "melding" && (legal.knock.size || legal.discard.size)) buttons.push(button("knock", t("btn.knock"), one && legal.knock.has(one), "danger"));
+      if (legal.undo) buttons.push(button("undo", t("btn.undo"), true));
     }
-    buttons.push(button("discard", t("btn.discard"), one && legal.discard.has(one), "primary"));
-    if (family !== "melding") buttons.push(button("knock", t("btn.knock"), one && legal.knock.has(one), "danger"));
-    if (family === "melding" || legal.undo) buttons.push(button("undo", t("btn.undo"), legal.undo));
-    if (legal.decline) buttons.push(button("decline", t("btn.decline"), true));
-    if (settings().hints) buttons.push(button("hint", t("btn.hint"), myTurn));
+    const hint = settings().hints ? h("button", {
+      type: "button", class: "small-button hint-button", id: "btn-hint", disabled: !myTurn || this.busy,
+      onclick: () => this.command("hint"),
+    }, t("btn.hint")) : null;
     const deadwood = arrangement ? arrangement.deadwood : null;
     return h("div", { class: `me${myTurn ? " playing" : ""}` },
       status,
       h("div", { class: "hand-head" },
-        h("h2", {}, t("table.hand")),
+        h("h2", { class: "hand-title" }, t("table.hand")),
         deadwood !== null ? h("span", { class: "deadwood-badge", id: "deadwood" }, t("table.deadwood", { n: deadwood })) : null,
         this.bestKnock(),
         h("span", { class: "score" }, `${t("table.score")} ${formatAmount(this.state.match.totals[this.me], { sign: true })}`),
-        sortButton),
-      hand,
-      h("div", { class: "actions", role: "toolbar", "aria-label": "actions" }, buttons),
+        h("span", { class: "head-tools" }, hint, sortButton)),
+      h("div", { class: "hand-row" },
+        hand,
+        h("div", { class: "actions", role: "toolbar", "aria-label": t("table.actions") }, buttons)),
       h("p", { class: "keys-hint" }, t(family === "melding" ? "btn.keys.meld" : "btn.keys.knock")));
   }
 
@@ -801,14 +900,14 @@ export class TableView {
 
   renderShowdown(last, info) {
     const panel = h("section", { class: "showdown", id: "showdown", "aria-labelledby": "showdown-title" },
-      // Next deal sits by the title, so it is on screen without scrolling (phones too).
-      h("div", { class: "showdown-top" },
-        h("h2", { id: "showdown-title" }, t("show.titleDeal", { n: last.number })),
+      // The deal's end is a banner with Next deal beside it, on screen without scrolling (phones too).
+      dealBanner(last.observation, info, this.me, last.number,
         h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))),
-      showdownBody(last.observation, info, this.me, last.number),
-      h("div", { class: "showdown-foot" },
-        standingsList(this.state.match, info, this.me),
-        ledgerTable(this.state.match, info, this.me)));
+      h("div", { class: "showdown-scroll" },
+        showdownBody(last.observation, info, this.me, last.number, { outcome: false }),
+        h("div", { class: "showdown-foot" },
+          standingsList(this.state.match, info, this.me),
+          ledgerTable(this.state.match, info, this.me))));
     return panel;
   }
 
@@ -821,17 +920,24 @@ export class TableView {
     else if (match.winners.length === 1) headline = t("end.winner", { names: winners[0] });
     else headline = t("end.winners", { names: winners.join(", ") });
     const last = state.last_deal;
-    return h("section", { class: "showdown match-end", id: "match-end", "aria-labelledby": "end-title" },
-      h("h2", { id: "end-title" }, t("end.title")),
-      h("p", { class: "headline" }, headline),
-      // Play again comes right under the result, above the long score tables.
-      h("div", { class: "dialog-buttons end-buttons" },
-        h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain")),
-        h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch"))),
-      h("div", { class: "showdown-foot" },
-        standingsList(match, info, this.me),
-        ledgerTable(match, info, this.me)),
-      last ? h("details", { open: true }, h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null);
+    const youWon = match.winners.includes(this.me);
+    return h("section", { class: `showdown match-end${youWon ? " won" : ""}`, id: "match-end", "aria-labelledby": "end-title" },
+      h("div", { class: "end-banner" },
+        h("div", { class: "trophy", "aria-hidden": "true" }, youWon ? "★" : "♠"),
+        h("div", { class: "end-words" },
+          h("h2", { id: "end-title" }, t("end.title")),
+          h("p", { class: "headline" }, headline)),
+        // Play again comes right under the result, above the long score tables.
+        h("div", { class: "dialog-buttons end-buttons" },
+          h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain")),
+          h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch")))),
+      h("div", { class: "showdown-scroll" },
+        h("div", { class: "end-figures" },
+          matchSummary(match, info, this.me, state.deal_histories || []),
+          ledgerTable(match, info, this.me)),
+        // The last deal's hands: shown where the screen has room for them, a click away on a phone.
+        last ? h("details", { class: "last-deal", open: window.innerWidth >= 900 && window.innerHeight >= 700 },
+          h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null));
   }
 
   animate() {

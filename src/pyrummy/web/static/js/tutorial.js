@@ -7,6 +7,7 @@
 import { h, clear } from "./dom.js";
 import { lang } from "./i18n.js";
 import { cardElement, cardBack, pretty, sortCards } from "./cards.js";
+import { fitTable } from "./fit.js";
 import { settings } from "./settings.js";
 import { animateFrom, snapshotCards } from "./motion.js";
 import { TUTORIAL_DEAL as DEAL } from "./tutorial_deal.js";
@@ -146,12 +147,15 @@ export class TutorialView {
     this.hint = null;
     this.drawn = null;
     this.section = h("section", { class: "table-view tutorial", "aria-labelledby": "tutorial-title" });
+    // One screen, as at a table: the page does not scroll (table.css).
+    document.body.classList.add("on-table");
     root.append(this.section);
     this.render();
     this.section.querySelector(".coach")?.focus({ preventScroll: true });
   }
 
   destroy() {
+    document.body.classList.remove("on-table");
     this.section.remove();
   }
 
@@ -279,6 +283,7 @@ export class TutorialView {
       h("figure", {}, pile, h("figcaption", {}, say("pileLabel"))))));
     board.append(this.renderHand(four, coach));
     this.section.append(board);
+    fitTable(this.section);
   }
 
   renderHand(four, coach) {
