@@ -87,13 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         observations, masks, rewards, done = game.step(ids)
         decisions_made += args.batch
-        for row in np.flatnonzero(done):
+        for ended in np.flatnonzero(done):
             deals_done += 1
-            for made, made_row, column, chosen_logp, value, seat in pending[row]:
-                rollout.add(
-                    made, made_row, column, chosen_logp, value, rewards[row, seat] / REWARD_SCALE
-                )
-            pending[row] = []
+            for made, made_row, column, chosen_logp, value, seat in pending[ended]:
+                ret = float(rewards[ended, seat]) / REWARD_SCALE
+                rollout.add(made, made_row, column, chosen_logp, value, ret)
+            pending[ended] = []
         if len(rollout) >= args.update_size:
             advantages = np.asarray(rollout.returns, np.float32) - np.asarray(
                 rollout.values, np.float32

@@ -7,6 +7,7 @@ import pytest
 
 from pyrummy.bots.base import BotError
 from pyrummy.bots.learned import LearnedBot, learned_games
+from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import new_deal
 from pyrummy.nn.features import Layout, action_features, state_features
 from pyrummy.nn.policy import PolicyWeights
@@ -25,6 +26,19 @@ def test_plays_whole_deals_with_legal_actions_only() -> None:
             assert action in legal
             deal.apply(action)
         assert deal.settlement is not None
+
+
+def test_never_takes_back_a_step() -> None:
+    # The deal's own legal actions (as a server or the arena passes them) include undo.
+    bot = LearnedBot(seed=1)
+    for seed in range(10):
+        deal = new_deal("knock", players=2, seed=seed)
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            action = bot.choose(deal.observe(seat), deal.legal_actions())
+            assert action.kind is not ActionKind.UNDO
+            deal.apply(action)
 
 
 def test_same_observation_same_answer() -> None:

@@ -90,7 +90,7 @@ def test_presets_say_what_each_family_can_do(client: TestClient) -> None:
 def test_the_bots_come_from_the_registry(client: TestClient) -> None:
     answer = client.get("/api/bots").json()
     names = [bot["name"] for bot in answer["bots"]]
-    assert names == [*DIFFICULTIES, "random"]
+    assert names == [*DIFFICULTIES, "random", "learned"]
     assert set(names) <= set(BOT_NAMES) and answer["default"] in names
     for bot in answer["bots"]:
         assert bot["plays_as"] == DIFFICULTIES.get(bot["name"], bot["name"])

@@ -18,7 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Final
 
 from pyrummy.bots.base import BotError, require_actions, seat_of
-from pyrummy.core.actions import Action, action_space
+from pyrummy.core.actions import Action, ActionKind, action_space
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
 
@@ -79,8 +79,10 @@ class LearnedBot:
     def choose(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         require_actions(legal_actions)
         seat_of(observation)
-        if len(legal_actions) == 1:
-            return legal_actions[0]
+        # Undo is for people who misclick; the policy never takes a step back.
+        choices = [a for a in legal_actions if a.kind is not ActionKind.UNDO] or list(legal_actions)
+        if len(choices) == 1:
+            return choices[0]
         import numpy as np
 
         from pyrummy.nn.encoding import encode_observation
@@ -98,7 +100,7 @@ class LearnedBot:
         weights = _weights(name)
         layout = Layout.of(rules, players)
         space = action_space(rules)
-        by_id = {space.encode(action): action for action in legal_actions}
+        by_id = {space.encode(action): action for action in choices}
         mask = np.zeros((1, space.size), np.int8)
         mask[0, list(by_id)] = 1
         encoded = encode_observation(observation)[None, :]

@@ -53,6 +53,7 @@ BoolArray = npt.NDArray[np.bool_]
 DRAW_STOCK: Final = 0
 DRAW_DISCARD: Final = 1
 DECLINE: Final = 2
+UNDO: Final = 3
 DISCARD_BASE: Final = 4
 KNOCK_BASE: Final = DISCARD_BASE + N_STANDARD
 #: Points of each card number (ace low, court cards 10), as the deadwood counts them.
@@ -226,6 +227,8 @@ def action_features(
                 after, _ = best_discards_of_mask(hand | top, keep=top)
                 now = deadwood_of_mask(hand)
                 _card_row(row, card, hand, collected, after, now)
+            elif action == UNDO:
+                raise ValueError("the learned policy's features have no row for undo")
             elif action == DECLINE:
                 row[2] = 1.0
                 row[_KIND_FEATURES] = deadwood_of_mask(hand) / DEADWOOD_SCALE

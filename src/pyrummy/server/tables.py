@@ -567,7 +567,7 @@ def new_table_spec(
     for seat in seats:
         if seat.kind == "bot" and seat.bot not in WEB_BOTS:
             raise RulesError(f"unknown bot {seat.bot!r}; bots are: {', '.join(WEB_BOTS)}")
-        if seat.kind == "bot" and not find_level(seat.bot).plays(rules, len(seats)):
+        if seat.kind == "bot" and not find_level(seat.bot or DEFAULT_BOT).plays(rules, len(seats)):
             raise RulesError(
                 f"the {seat.bot} bot does not play {rules.title or rules.name} "
                 f"with {len(seats)} players"

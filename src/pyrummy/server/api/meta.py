@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from pyrummy.bots.registry import DIFFICULTIES
+from pyrummy.bots.registry import DIFFICULTIES, find_level
 from pyrummy.core.rules import PRESETS
 from pyrummy.server.deps import SettingsDep
 from pyrummy.server.tables import DEFAULT_BOT, WEB_BOTS
@@ -32,17 +32,34 @@ async def presets(settings: SettingsDep) -> dict[str, Any]:
     }
 
 
+def _games_of(name: str) -> list[dict[str, Any]] | None:
+    level = find_level(name)
+    games = [
+        {"preset": rules.name, "players": players}
+        for rules in PRESETS.values()
+        for players in range(rules.min_players, rules.max_players + 1)
+        if level.plays(rules, players)
+    ]
+    every = sum(r.max_players - r.min_players + 1 for r in PRESETS.values())
+    return None if len(games) == every else games
+
+
 @router.get("/bots")
 async def bots() -> dict[str, Any]:
     """The bots a table may seat, weakest first: ``name`` is what a client
     sends (``bots`` of ``POST /api/tables``); ``plays_as`` the bot that plays;
-    ``difficulty`` whether it is one of the levels people choose from."""
+    ``difficulty`` whether it is one of the levels people choose from;
+    ``title`` and ``summary`` what a menu shows; ``games`` the presets and
+    player counts it plays (null: every game)."""
     return {
         "bots": [
             {
                 "name": name,
                 "plays_as": DIFFICULTIES.get(name, name),
                 "difficulty": name in DIFFICULTIES,
+                "title": find_level(name).title,
+                "summary": find_level(name).summary,
+                "games": _games_of(name),
             }
             for name in WEB_BOTS
         ],
