@@ -83,7 +83,13 @@ def test_every_name_makes_a_bot_that_follows_the_interface() -> None:
         bot = make_bot(name, seed=1)
         assert isinstance(bot, Bot)
         assert list(inspect.signature(bot.choose).parameters) == ["observation", "legal_actions"]
-    assert {make_bot(n).name for n in BOT_NAMES} == {"random", "simple", "medium", "hard"}
+    assert {make_bot(n).name for n in BOT_NAMES} == {
+        "random",
+        "simple",
+        "medium",
+        "hard",
+        "learned",
+    }
 
 
 def test_difficulty_names_for_people() -> None:

@@ -92,7 +92,10 @@ def test_keys_built_at_run_time_exist(prefix: str) -> None:
 
 
 def test_nothing_is_loaded_from_the_internet() -> None:
-    for path in [*SCRIPTS, STATIC / "index.html", STATIC / "style.css", STATIC / "room.css"]:
+    for path in [
+        *SCRIPTS,
+        *(STATIC / name for name in ("index.html", "style.css", "table.css", "room.css")),
+    ]:
         text = path.read_text(encoding="utf-8")
         external = re.findall(
             r"""(?:src|href|import|url)\s*[=(]?\s*["']?(https?://[^"')\s]+)""", text
@@ -119,3 +122,18 @@ def test_rules_and_faq_exist_in_both_languages() -> None:
 def test_static_files_are_packaged_where_the_server_looks() -> None:
     assert (STATIC / "index.html").is_file()
     assert Path(STATIC).parts[-2:] == ("web", "static")
+
+
+def test_the_page_asks_the_family_s_capabilities_not_its_name() -> None:
+    # What a game can do (melds on the table, knocks, how a deal nobody won
+    # ends) comes from /api/presets and each table's rules ("capabilities",
+    # declared by the family's policy); the page never compares family names.
+    comparison = re.compile(r"family\s*[!=]==|\[data-family")
+    offenders = [
+        f"{path.name}:{number}"
+        for path in sorted(Path(STATIC).rglob("*"))
+        if path.suffix in (".js", ".css", ".html")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if comparison.search(line)
+    ]
+    assert offenders == []

@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pyrummy.core.cards import N_STANDARD
+from pyrummy.core.families import family_of
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import best_discards_of_mask, deadwood_of_mask, deadwood_without_each
 from pyrummy.nn.encoding import CARDS, observation_blocks
@@ -88,15 +89,16 @@ class Layout:
     @cache
     def of(rules: Rules | str, players: int) -> Layout:
         the_rules = rules if isinstance(rules, Rules) else find_rules(rules)
-        if the_rules.family == "melding":
+        family = family_of(the_rules)
+        if family.table_play:
             raise ValueError("the learned policy plays the knock and gin families only")
         starts: dict[str, int] = {}
         start = 0
         for name, length, _ in observation_blocks(players):
             starts[name] = start
             start += length
-        # Knock Rummy may knock at any deadwood: no limit (a large number).
-        limit = the_rules.knock_limit if the_rules.family == "gin" else 10_000
+        # Gin knocks at the knock limit; Knock Rummy at any deadwood (a large number).
+        limit = the_rules.knock_limit if family.showdown == "gin" else 10_000
         return Layout(
             players=players,
             knock_limit=limit,

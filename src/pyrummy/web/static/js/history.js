@@ -120,7 +120,7 @@ export class ReplayView {
     this.section.append(h("div", { class: "replay-board" },
       h("div", { class: "replay-hands" }, hands),
       h("p", {}, `${t("table.stockCount", { n: obs.stock_count })} · ${t("table.discard")}: ${top ? pretty(top) : t("table.discardEmpty")}`),
-      info.rules.family === "melding" ? tableMelds(obs, info, this.me) : null));
+      info.rules.capabilities.table_play ? tableMelds(obs, info, this.me) : null));
     if (obs.settlement) this.section.append(h("section", { class: "showdown inline" }, h("h2", {}, t("show.titleDeal", { n: view.deal_number })), showdownBody(obs, info, this.me, view.deal_number)));
     if (view.step === view.steps) this.section.append(ledgerTable(view.match, info, this.me));
     this.section.append(h("p", {}, h("a", { href: `/api/matches/${this.tableId}/record`, target: "_blank", rel: "noopener" }, t("replay.record"))));

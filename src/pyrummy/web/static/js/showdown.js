@@ -148,7 +148,7 @@ export function showdownBody(observation, tableInfo, me, dealNumber, { outcome =
   if (outcome) parts.push(h("p", { class: "outcome" }, outcomeSentence(observation, tableInfo, me)));
   // A deal nobody won says why it ended.
   const reason = observation.end_reason;
-  if (["exhausted", "cap", "wall"].includes(reason) || (reason === "decline" && tableInfo.rules.family !== "knock")) {
+  if (["exhausted", "cap", "wall"].includes(reason) || (reason === "decline" && tableInfo.rules.capabilities.nobody_out !== "showdown")) {
     parts.push(h("p", { class: "end-reason" }, t(`end.reason.${reason}`, { turns: observation.turn })));
   }
   if (observation.knock_card) {
@@ -168,7 +168,7 @@ export function showdownBody(observation, tableInfo, me, dealNumber, { outcome =
     });
     if (hand.deadwood_cards.length) groups.push(cardRow(sortCards(hand.deadwood_cards, "suit"), { className: "card-row deadwood-group", small: true }));
     let count;
-    if (tableInfo.rules.family === "melding") count = t("show.inHand", { n: hand.count });
+    if (tableInfo.rules.capabilities.table_play) count = t("show.inHand", { n: hand.count });
     else if (hand.count !== hand.deadwood) count = t("show.count", { n: hand.count });
     else count = t("show.deadwood", { n: hand.deadwood });
     return h("div", { class: `showdown-hand${winner ? " winner" : ""}`, "data-seat": String(seat) },
@@ -178,7 +178,7 @@ export function showdownBody(observation, tableInfo, me, dealNumber, { outcome =
         h("span", { class: `net ${net.startsWith("-") ? "minus" : net === "0" ? "" : "plus"}` }, formatAmount(net, { sign: true }))),
       h("div", { class: "showdown-cards" }, groups.length ? groups : h("span", { class: "muted" }, "—")));
   });
-  if (tableInfo.rules.family === "melding" && (observation.table || []).length) {
+  if (tableInfo.rules.capabilities.table_play && (observation.table || []).length) {
     // The melds made in the deal, each with its cards laid off by others.
     parts.push(h("h3", { class: "showdown-melds-title" }, t("table.melds")), h("div", { class: "showdown-melds" }, tableMelds(observation, tableInfo, me)));
   }

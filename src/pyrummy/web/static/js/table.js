@@ -325,7 +325,7 @@ export class TableView {
   }
 
   canTryMeld(legal) {
-    return this.state.table.rules.family === "melding" && legal.meldPhase && this.selected.size > 0;
+    return this.state.table.rules.capabilities.table_play && legal.meldPhase && this.selected.size > 0;
   }
 
   /**
@@ -551,7 +551,7 @@ export class TableView {
     // The table has the whole screen below the header; the page itself does not scroll.
     document.body.classList.add("on-table");
     this.section.setAttribute("aria-busy", "false");
-    this.section.dataset.family = info.rules.family;
+    this.section.dataset.tablePlay = String(info.rules.capabilities.table_play);
     this.section.dataset.phase = obs.phase;
     this.section.dataset.players = String(obs.players);
     document.title = `${t(`game.${info.preset}`)} · ${t("app.title")}`;
@@ -696,7 +696,7 @@ export class TableView {
     if (obs.current_seat !== this.me) return t("table.waiting", { name: seatName(info, obs.current_seat, this.me) });
     if (legal.decline) return t("table.yourTurnDecline");
     if (legal.stock || legal.pile) return t("table.yourTurnDraw");
-    if (info.rules.family === "melding") return t("table.yourTurnMeld");
+    if (info.rules.capabilities.table_play) return t("table.yourTurnMeld");
     const one = this.selected.size === 1 ? [...this.selected][0] : null;
     if (one && this.state.knock_deadwood[one] !== undefined) {
       return `${t("table.yourTurnDiscard")} ${t("table.knockWith", { card: pretty(one), n: this.state.knock_deadwood[one] })}`;
@@ -768,7 +768,7 @@ export class TableView {
   }
 
   renderTableMelds(obs, info, legal) {
-    if (info.rules.family !== "melding") {
+    if (!info.rules.capabilities.table_play) {
       return h("div", { class: "table-melds hidden-melds" }, h("p", { class: "rule-hint" }, t(`table.hiddenMelds.${info.rules.family}`)));
     }
     const one = this.selected.size === 1 ? [...this.selected][0] : null;
@@ -848,7 +848,8 @@ export class TableView {
       });
       return node;
     }))));
-    const family = this.state.table.rules.family;
+    // Melds, lay-offs and joker swaps are actions of this game (its family says so).
+    const tablePlay = this.state.table.rules.capabilities.table_play;
     const chosen = [...this.selected];
     const one = chosen.length === 1 ? chosen[0] : null;
     const button = (name, label, enabled, extra = "") => h("button", {
@@ -864,12 +865,12 @@ export class TableView {
       buttons.push(button("pile", t("btn.take"), legal.pile));
       if (legal.decline) buttons.push(button("decline", t("btn.decline"), true));
     } else if (myTurn) {
-      if (family === "melding") {
+      if (tablePlay) {
         buttons.push(button("meld", t("btn.meld"), this.canTryMeld(legal)));
         if (legal.layoff.size) buttons.push(button("layoff", t("btn.layoff"), one && legal.layoff.has(one)));
       }
       if (legal.discard.size) buttons.push(button("discard", t("btn.discard"), one && legal.discard.has(one), "primary"));
-      if (family !== "melding" && (legal.knock.size || legal.discard.size)) buttons.push(button("knock", t("btn.knock"), one && legal.knock.has(one), "danger"));
+      if (!tablePlay && (legal.knock.size || legal.discard.size)) buttons.push(button("knock", t("btn.knock"), one && legal.knock.has(one), "danger"));
       if (legal.undo) buttons.push(button("undo", t("btn.undo"), true));
     }
     const hint = settings().hints ? h("button", {
@@ -888,7 +889,7 @@ export class TableView {
       h("div", { class: "hand-row" },
         hand,
         h("div", { class: "actions", role: "toolbar", "aria-label": t("table.actions") }, buttons)),
-      h("p", { class: "keys-hint" }, t(family === "melding" ? "btn.keys.meld" : "btn.keys.knock")));
+      h("p", { class: "keys-hint" }, t(tablePlay ? "btn.keys.meld" : "btn.keys.knock")));
   }
 
   bestKnock() {
