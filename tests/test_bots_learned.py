@@ -50,6 +50,17 @@ def test_same_observation_same_answer() -> None:
     assert len(answers) == 1
 
 
+def test_plays_other_scores_but_not_other_hands() -> None:
+    from pyrummy.bots.learned import learned_plays
+    from pyrummy.core.rules import find_rules
+
+    assert learned_plays(find_rules("gin", gin_bonus=25, undercut_bonus=25), 2)
+    assert learned_plays(find_rules("knock", target=50), 2)
+    assert not learned_plays(find_rules("knock", hand_sizes=((2, 7), (3, 7), (4, 7), (5, 7))), 2)
+    assert not learned_plays(find_rules("knock"), 3)
+    assert not learned_plays(find_rules("knock-target"), 2)
+
+
 def test_refuses_a_game_it_was_not_trained_for() -> None:
     deal = new_deal("rummy", players=2, seed=1)
     seat = deal.current_seat
@@ -58,8 +69,8 @@ def test_refuses_a_game_it_was_not_trained_for() -> None:
         LearnedBot().choose(deal.observe(seat), research_legal_actions(deal))
 
 
-def test_ships_knock_for_two_and_small_weights() -> None:
-    assert ("knock", 2) in learned_games()
+def test_ships_knock_and_gin_for_two_and_small_weights() -> None:
+    assert learned_games() == [("gin", 2), ("knock", 2)]
     from importlib import resources
 
     for preset, players in learned_games():

@@ -36,12 +36,12 @@ def test_a_person_plays_knock_against_the_learned_bot(client: TestClient) -> Non
     assert final["match"]["deals_played"] >= 1 or final["observation"]["phase"] == "over"
     bots = [m for m in client.get("/api/bots").json()["bots"] if m["name"] == "learned"]
     assert bots[0]["difficulty"] is False and bots[0]["summary"]
-    assert bots[0]["games"] == [{"preset": "knock", "players": 2}]
+    assert bots[0]["games"] == [{"preset": "knock", "players": 2}, {"preset": "gin", "players": 2}]
 
 
 @pytest.mark.parametrize(
     ("preset", "bots"),
-    [("rummy", ["learned"]), ("knock", ["learned", "learned"]), ("gin", ["learned"])],
+    [("rummy", ["learned"]), ("knock", ["learned", "learned"]), ("knock-target", ["learned"])],
 )
 def test_a_game_it_does_not_play_is_refused_and_nothing_is_stored(
     client: TestClient, preset: str, bots: list[str]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 from pyrummy.bots.base import BotError, require_actions, seat_of
 from pyrummy.core.actions import Action, ActionKind, action_space
 from pyrummy.core.observation import Observation
-from pyrummy.core.rules import Rules
+from pyrummy.core.rules import Rules, find_rules
 
 if TYPE_CHECKING:
     from pyrummy.nn.policy import PolicyWeights
@@ -47,15 +47,14 @@ def learned_games() -> list[tuple[str, int]]:
     return sorted(games)
 
 
-#: Options that change the match around the deals, not a deal's play.
-MATCH_OPTIONS: Final = frozenset({"match_end", "target", "deals"})
-
-
 def learned_plays(rules: Rules, players: int) -> bool:
-    """Does a weights file ship for this game: its preset and players, the deal's
-    rules as the preset has them (the match's length may differ)?"""
-    changed = set(rules.options()) - MATCH_OPTIONS
-    return not changed and (rules.name, players) in learned_games()
+    """Does a weights file ship for this game: its preset and players, with the
+    preset's hand size and no jokers? Other options (scores, bonuses, the match's
+    length) change what a deal is worth, not what the policy reads, and are
+    played with the same weights."""
+    if (rules.name, players) not in learned_games() or rules.jokers:
+        return False
+    return rules.hand_size(players) == find_rules(rules.name).hand_size(players)
 
 
 @cache
@@ -94,7 +93,7 @@ class LearnedBot:
         if not learned_plays(rules, players):
             games = ", ".join(f"{p} ({n} players)" for p, n in learned_games())
             raise BotError(
-                f"the learned bot plays {games} with the preset's rules; "
+                f"the learned bot plays {games} with the preset's hand size and no jokers; "
                 f"not {rules.name} {rules.option_text()} with {players}".replace("  ", " ")
             )
         weights = _weights(name)

@@ -83,7 +83,7 @@ LEVELS: Final[tuple[Level, ...]] = (
     Level(
         "learned",
         "Learned",
-        "A neural network trained by reinforcement learning; plays Knock Rummy for two.",
+        "A neural network trained by reinforcement learning; plays Knock Rummy and Gin for two.",
         None,
         LearnedBot,
         learned_plays,
