@@ -525,3 +525,28 @@ def test_resign_at_a_friends_table_leaves_the_seat_to_a_bot(
     assert not errors_of(boris_page)
     anna.close()
     boris.close()
+
+
+def test_the_learned_bot_is_offered_where_it_plays(browser: Browser, base_url: str) -> None:
+    context = device(browser, 1280, 800)
+    page = landing(context, base_url)
+    page.click("#options-button")
+    page.select_option("#bot-count", "2")
+    options = page.locator("#bot-0 option").evaluate_all("o => o.map(x => x.value)")
+    assert "learned" not in options  # Knock Rummy for three: no weights for it
+    page.select_option("#bot-count", "1")
+    options = page.locator("#bot-0 option").evaluate_all("o => o.map(x => x.value)")
+    assert "learned" in options
+    page.select_option("#bot-0", "learned")
+    page.select_option("#match-length", "one")
+    page.click("#deal-chosen")
+    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    table_id = page.evaluate("location.hash").split("/")[-1]
+    seats = page.request.get(f"{base_url}/api/tables/{table_id}").json()["seats"]
+    assert [seat.get("bot") for seat in seats if seat.get("kind") == "bot"] == ["learned"]
+    if page.locator("#stock:not([disabled])").count():
+        draw_from_stock(page)
+        page.locator(".hand .card").last.dblclick()
+        page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    assert errors_of(page) == []
+    context.close()

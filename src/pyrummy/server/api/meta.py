@@ -27,6 +27,8 @@ async def presets(settings: SettingsDep) -> dict[str, Any]:
     return {
         "presets": [rules_summary(rules) for rules in PRESETS.values()],
         "bots": list(WEB_BOTS),
+        # The games each bot plays (null: every game), as /api/bots says.
+        "bot_games": {name: _games_of(name) for name in WEB_BOTS},
         "default_bot_delay": settings.bot_delay,
         "allow_seed": settings.allow_seed,
     }

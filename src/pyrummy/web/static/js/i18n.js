@@ -84,6 +84,7 @@ const CATALOGUE = {
     "difficulty.medium": "medium",
     "difficulty.hard": "hard",
     "difficulty.random": "random",
+    "difficulty.learned": "learned (neural network)",
 
     "game.knock": "Knock Rummy",
     "game.knock-target": "Knock Rummy to a target",
@@ -399,6 +400,7 @@ const CATALOGUE = {
     "difficulty.medium": "средний",
     "difficulty.hard": "сильный",
     "difficulty.random": "случайный",
+    "difficulty.learned": "обученный (нейросеть)",
 
     "game.knock": "Нок-рамми",
     "game.knock-target": "Нок-рамми до цели",

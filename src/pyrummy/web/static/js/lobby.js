@@ -267,11 +267,19 @@ export async function renderLobby(root) {
     } });
     for (let n = low; n <= high; n += 1) count.append(h("option", { value: String(n) }, String(n)));
     count.value = String(state.bots.length);
+    // A bot that plays only some games (the server's bot_games: null = every game)
+    // is offered only for those.
+    const players = state.bots.length + 1;
+    const plays = (b) => {
+      const games = presetCache.bot_games?.[b];
+      return !games || games.some((g) => g.preset === state.preset && g.players === players);
+    };
+    const offered = presetCache.bots.filter(plays);
     const levels = state.bots.map((level, i) => {
       const id = `bot-${i}`;
       const select = h("select", { id, onchange: (e) => { state.bots[i] = e.target.value; showChoice(); } },
-        presetCache.bots.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
-      select.value = presetCache.bots.includes(level) ? level : "easy";
+        offered.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
+      select.value = offered.includes(level) ? level : "easy";
       state.bots[i] = select.value;
       return h("label", { class: "field", for: id }, h("span", {}, t("lobby.bot", { n: i + 1 })), select);
     });
