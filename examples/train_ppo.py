@@ -34,9 +34,9 @@ from pyrummy.research.training import (
     Decisions,
     PPOSettings,
     Rollout,
-    evaluate,
     pad,
     ppo_update,
+    report,
     sample,
 )
 
@@ -193,11 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     model.export(meta).save(args.out)
     print(f"saved {args.out} after {decisions_made} decisions")
-    for opponent in [name for name in args.eval.split(",") if name]:
-        mean, half = evaluate(model, args.rules, args.players, opponent, args.eval_deals, 777_000)
-        print(
-            f"duplicate vs {opponent}: {mean:+.2f} ± {half:.2f} points per deal ({args.eval_deals} deals)"
-        )
+    for line in report(model, args.rules, args.players, args.eval, args.eval_deals):
+        print(line, flush=True)
     return 0
 
 

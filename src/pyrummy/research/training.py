@@ -244,3 +244,15 @@ def evaluate(
                 done = terminated or truncated
         per_deal.append(total / players)
     return interval(per_deal)
+
+
+def report(model: ActionScorer, rules: str, players: int, opponents: str, deals: int) -> list[str]:
+    """One line per bot of ``opponents`` (comma separated): the greedy policy's
+    duplicate result against it over ``deals`` deals (fixed seeds)."""
+    lines = []
+    for opponent in [name for name in opponents.split(",") if name]:
+        mean, half = evaluate(model, rules, players, opponent, deals, 777_000)
+        lines.append(
+            f"duplicate vs {opponent}: {mean:+.2f} ± {half:.2f} points per deal ({deals} deals)"
+        )
+    return lines
