@@ -196,3 +196,23 @@ def legal_action_ids(deal: Deal) -> tuple[list[Action], list[int]]:
 # action -> (the action, its number).
 _NUMBERS: dict[int, dict[int, tuple[Action, int]]] = {}
 _SPACES: dict[int, object] = {}
+
+
+class LegalActionsOfNow:
+    """:func:`legal_action_ids` of a deal, remembered until the deal moves (an
+    environment asks for the mask and then steps, both for the same position)."""
+
+    __slots__ = ("_deal", "_legal", "_length")
+
+    def __init__(self) -> None:
+        self._deal: Deal | None = None
+        self._length = -1
+        self._legal: tuple[list[Action], list[int]] = ([], [])
+
+    def __call__(self, deal: Deal) -> tuple[list[Action], list[int]]:
+        length = len(deal.history)
+        if deal is not self._deal or length != self._length:
+            self._legal = legal_action_ids(deal)
+            self._deal = deal
+            self._length = length
+        return self._legal

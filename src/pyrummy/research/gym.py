@@ -51,11 +51,11 @@ from gymnasium import spaces
 from pyrummy.bots.base import Bot
 from pyrummy.bots.random_bot import RandomBot
 from pyrummy.bots.registry import make_bot
-from pyrummy.core.actions import Action, action_space
+from pyrummy.core.actions import action_space
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import IllegalActionError, RulesError
 from pyrummy.core.rules import Rules, find_rules
-from pyrummy.research.deal_encoding import encode_seat, legal_action_ids
+from pyrummy.research.deal_encoding import LegalActionsOfNow, encode_seat
 from pyrummy.research.encoding import deal_rewards, observation_size, research_legal_actions
 from pyrummy.research.render import render_for_mode
 
@@ -107,9 +107,7 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seat = 0
         self.opponents: list[Bot | None] = []
         self._steps = 0
-        self._legal_deal: Deal | None = None
-        self._legal_length = -1
-        self._legal: tuple[list[Action], list[int]] = ([], [])
+        self._legal_now = LegalActionsOfNow()
 
     # -- episode -----------------------------------------------------------------
     def reset(
@@ -214,15 +212,6 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
     # -- views ---------------------------------------------------------------------
     def _observation(self) -> np.ndarray:
         return encode_seat(self._deal(), self.seat)
-
-    def _legal_now(self, deal: Deal) -> tuple[list[Action], list[int]]:
-        """The research legal actions and their numbers, remembered until the deal moves."""
-        length = len(deal.history)
-        if deal is not self._legal_deal or length != self._legal_length:
-            self._legal = legal_action_ids(deal)
-            self._legal_deal = deal
-            self._legal_length = length
-        return self._legal
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a 0/1 int8 vector (all zero once the deal is over)."""

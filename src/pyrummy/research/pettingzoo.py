@@ -58,11 +58,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import aec_to_parallel
 
-from pyrummy.core.actions import Action, ActionSpace, action_space
+from pyrummy.core.actions import ActionSpace, action_space
 from pyrummy.core.deal import Deal, new_deal
 from pyrummy.core.errors import IllegalActionError, RulesError
 from pyrummy.core.rules import Rules, find_rules
-from pyrummy.research.deal_encoding import encode_seat, legal_action_ids
+from pyrummy.research.deal_encoding import LegalActionsOfNow, encode_seat
 from pyrummy.research.encoding import (
     ENCODING_VERSION,
     deal_rewards,
@@ -177,9 +177,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._steps = 0
         # The legal actions and their numbers, for the deal at one length of
         # its history (observe lists them, step reads them again).
-        self._legal_deal: Deal | None = None
-        self._legal_length = -1
-        self._legal: tuple[list[Action], list[int]] = ([], [])
+        self._legal_now = LegalActionsOfNow()
 
     # -- spaces ---------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -230,15 +228,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         elif self.schedule == "cycle" and not deal.is_over:
             mask[self.wait_action] = 1
         return {"observation": vector, "action_mask": mask}
-
-    def _legal_now(self, deal: Deal) -> tuple[list[Action], list[int]]:
-        """The research legal actions and their numbers, remembered until the deal moves."""
-        length = len(deal.history)
-        if deal is not self._legal_deal or length != self._legal_length:
-            self._legal = legal_action_ids(deal)
-            self._legal_deal = deal
-            self._legal_length = length
-        return self._legal
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
