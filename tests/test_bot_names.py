@@ -20,14 +20,14 @@ def test_the_list_is_every_name_make_bot_accepts() -> None:
         make_bot("grandmaster")
 
 
-def test_the_web_offers_the_difficulties_and_the_random_player() -> None:
-    assert WEB_BOTS == ("easy", "medium", "hard", "random")
+def test_the_web_offers_the_difficulties_the_random_player_and_the_learned_bot() -> None:
+    assert WEB_BOTS == ("easy", "medium", "hard", "random", "learned")
     assert set(WEB_BOTS) <= set(BOT_NAMES)
 
 
 def test_each_level_makes_the_bot_of_its_name_and_describes_itself() -> None:
-    assert [level.name for level in LEVELS] == ["random", "simple", "medium", "hard"]
-    assert BOT_NAMES == ("random", "simple", "medium", "hard", "easy")
+    assert [level.name for level in LEVELS] == ["random", "simple", "medium", "hard", "learned"]
+    assert BOT_NAMES == ("random", "simple", "medium", "hard", "learned", "easy")
     for level in LEVELS:
         bot = make_bot(level.name, seed=1)
         assert bot.name == level.name

@@ -57,7 +57,9 @@ def test_presets_lists_every_game_and_the_bots(client: TestClient) -> None:
     assert names == ["knock", "knock-target", "rummy", "basic", "block", "rotham", "gin"]
     gin = next(p for p in data["presets"] if p["name"] == "gin")
     assert (gin["min_players"], gin["max_players"]) == (2, 2)
-    assert set(data["bots"]) == {"easy", "medium", "hard", "random"}
+    assert set(data["bots"]) == {"easy", "medium", "hard", "random", "learned"}
+    # Every bot plays every game but the learned one, which plays where its weights ship.
+    assert {name for name, games in data["bot_games"].items() if games is not None} == {"learned"}
 
 
 def test_page_static_files_and_openapi_are_served(client: TestClient) -> None:

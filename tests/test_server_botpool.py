@@ -178,7 +178,7 @@ def test_a_worker_past_the_limit_is_stopped_and_replaced() -> None:
             with pytest.raises(TimeoutError):
                 await pool.choose(SleepyBot(), "hard", observation, legal)
             for process in stuck:
-                process.join(5)
+                process.join(15)
                 assert not process.is_alive()
             # New workers are starting already; the next decision is not
             # queued behind the stuck one.

@@ -68,7 +68,7 @@ def test_keys_built_at_run_time_exist(prefix: str) -> None:
         "reason.": {f"reason.{r}" for r in REASONS},
         "game.": {f"game.{name}" for name in PRESETS},
         "blurb.": {f"blurb.{name}" for name in PRESETS},
-        "difficulty.": {f"difficulty.{b}" for b in ("easy", "medium", "hard", "random")},
+        "difficulty.": {f"difficulty.{b}" for b in ("easy", "medium", "hard", "random", "learned")},
         "table.hiddenMelds.": {f"table.hiddenMelds.{f}" for f in ("knock", "gin")},
         "outcome.": {
             f"outcome.{o}"
