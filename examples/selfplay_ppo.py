@@ -23,15 +23,13 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from pyrummy.nn.features import Layout
-from pyrummy.nn.policy import PolicyWeights
 from pyrummy.research.batched import BatchedGame
 from pyrummy.research.training import (
     REWARD_SCALE,
-    ActionScorer,
     Decisions,
     PPOSettings,
     Rollout,
+    new_model,
     ppo_update,
     report,
     sample,
@@ -53,12 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default="selfplay.npz")
     args = parser.parse_args(argv)
 
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(1)
-    layout = Layout.of(args.rules, args.players)
-    model = ActionScorer(layout.state_size)
-    if args.init:
-        model.load(PolicyWeights.load(args.init))
+    model, layout = new_model(args.rules, args.players, args.seed, args.init)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     game = BatchedGame(args.rules, players=args.players, batch=args.batch, seed=args.seed)
     observations, masks = game.reset()

@@ -25,7 +25,6 @@ import torch
 
 from pyrummy.bots.registry import make_bot
 from pyrummy.nn.features import Layout
-from pyrummy.nn.policy import PolicyWeights
 from pyrummy.research.encoding import research_legal_actions
 from pyrummy.research.gym import RummyEnv
 from pyrummy.research.training import (
@@ -34,6 +33,7 @@ from pyrummy.research.training import (
     Decisions,
     PPOSettings,
     Rollout,
+    new_model,
     pad,
     ppo_update,
     report,
@@ -105,12 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default="learned.npz")
     args = parser.parse_args(argv)
 
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(1)
-    layout = Layout.of(args.rules, args.players)
-    model = ActionScorer(layout.state_size)
-    if args.init:
-        model.load(PolicyWeights.load(args.init))
+    model, layout = new_model(args.rules, args.players, args.seed, args.init)
     if args.imitate:
         imitate(model, args, layout)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)

@@ -76,6 +76,20 @@ class ActionScorer(nn.Module):
                 linear.bias.copy_(torch.from_numpy(weights.arrays[bias].astype(np.float32)))
 
 
+def new_model(
+    rules: str, players: int, seed: int, init: str | None = None
+) -> tuple[ActionScorer, Layout]:
+    """A seeded network for ``rules`` and ``players`` (one CPU thread), started from
+    the weights file ``init`` if given, and the layout its features read."""
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    layout = Layout.of(rules, players)
+    model = ActionScorer(layout.state_size)
+    if init:
+        model.load(PolicyWeights.load(init))
+    return model, layout
+
+
 def pad(arrays: Sequence[npt.NDArray[np.generic]], width: int) -> npt.NDArray[np.generic]:
     """Stack ``(K_i, ...)`` arrays into ``(N, width, ...)``, zero-padded."""
     first = arrays[0]
