@@ -696,6 +696,10 @@ def test_a_person_who_resigns_at_a_friends_table_is_replaced_by_a_bot(client: Te
             headers=headers(anna),
         )
         assert played.status_code == 200, played.text
+    if state(client, table, anna)["awaiting_continue"]:
+        # Anna's move ended the deal: the bots wait until she has seen it.
+        seen = client.post(f"/api/tables/{table}/continue", headers=headers(anna))
+        assert seen.status_code == 200, seen.text
     deadline = time.monotonic() + 20
     while state(client, table, anna)["observation"]["current_seat"] == 1:
         assert time.monotonic() < deadline, "the bot did not play the seat"

@@ -225,7 +225,7 @@ def play_deal(
             no_secret_of(people[mover], str(tokens[other]), url_a, table_id)
             expect(
                 people[mover].page.locator(f"#room-players li[data-seat='{mover}']")
-            ).to_contain_text("to play")
+            ).to_contain_text("to play", timeout=15_000)  # the room is polled every 1.5 s
             try:
                 play_turn(people[mover], knock=turns >= 6)
             except PlaywrightTimeout:
