@@ -4,8 +4,8 @@ An :class:`Action` is what one seat does in one step of a deal. People,
 tests and records use the text form; learning code uses the integer
 encoding of :class:`ActionSpace` (see ``docs/actions.md``).
 
-Text forms: ``draw stock``, ``draw discard``, ``decline``, ``discard 7H``,
-``knock 7H``, ``meld 7H 8H 9H``, ``layoff 9H 2`` (the number of a table meld,
+Text forms: ``draw stock``, ``draw discard``, ``decline`` (also ``pass``:
+passing the first up-card in gin), ``discard 7H``, ``knock 7H``, ``big gin``, ``meld 7H 8H 9H``, ``layoff 9H 2`` (the number of a table meld,
 from 0, in the order the melds were laid), ``swap-joker 5H 1``, ``undo``.
 
 Rotham, one real card and jokers (ruling, see :mod:`pyrummy.core.melds`):
@@ -74,6 +74,7 @@ class ActionKind(IntEnum):
     MELD = 6
     LAYOFF = 7
     SWAP_JOKER = 8
+    BIG_GIN = 9
 
     @property
     def word(self) -> str:
@@ -90,6 +91,7 @@ _WORDS: Final = {
     ActionKind.MELD: "meld",
     ActionKind.LAYOFF: "layoff",
     ActionKind.SWAP_JOKER: "swap-joker",
+    ActionKind.BIG_GIN: "big gin",
 }
 
 
@@ -154,6 +156,8 @@ DRAW_STOCK: Final = Action(ActionKind.DRAW_STOCK)
 DRAW_DISCARD: Final = Action(ActionKind.DRAW_DISCARD)
 DECLINE: Final = Action(ActionKind.DECLINE)
 UNDO: Final = Action(ActionKind.UNDO)
+#: Gin with ``big_gin_bonus``: all 11 cards melded, out without a discard.
+BIG_GIN: Final = Action(ActionKind.BIG_GIN)
 #: One interned action per card: the deal's hot loops reuse these.
 DISCARDS: Final = tuple(Action(ActionKind.DISCARD, (card,)) for card in ALL_CARDS)
 KNOCKS: Final = tuple(Action(ActionKind.KNOCK, (card,)) for card in ALL_CARDS)
@@ -173,6 +177,9 @@ _SIMPLE: Final = {
     "decline": DECLINE,
     "pass": DECLINE,
     "undo": UNDO,
+    "big gin": BIG_GIN,
+    "big-gin": BIG_GIN,
+    "big_gin": BIG_GIN,
 }
 _KIND_BY_WORD: Final = {
     "discard": ActionKind.DISCARD,
@@ -216,7 +223,10 @@ def parse_action(text: str) -> Action:
         return simple
     kind = _KIND_BY_WORD.get(words[0].lower())
     if kind is None:
-        known = "draw stock, draw discard, decline, discard, knock, meld, layoff, swap-joker, undo"
+        known = (
+            "draw stock, draw discard, decline, discard, knock, big gin, meld, layoff, "
+            "swap-joker, undo"
+        )
         raise _unreadable(text, f"unknown action {words[0]!r}; actions are: {known}")
     args = words[1:]
     if kind in (ActionKind.DISCARD, ActionKind.KNOCK):
@@ -360,7 +370,7 @@ class ActionSpace:
     Numbers, in order (``N`` = cards in the deck, ``T`` =
     :data:`MAX_TABLE_MELDS`): ``0`` draw stock, ``1`` draw discard, ``2``
     decline, ``3`` undo; ``4 + c`` discard card ``c``; knock games: then
-    ``knock c``; melding games: then every meld (sets by rank, then runs by
+    ``knock c``; gin with big gin (``big_gin_bonus``): then ``big gin``; melding games: then every meld (sets by rank, then runs by
     suit, then melds with jokers), then ``layoff c t`` at ``c * T + t``, then
     (with jokers) ``swap-joker c t`` for the 52 real cards.
 
@@ -371,9 +381,10 @@ class ActionSpace:
     (1321, 36366)
     """
 
-    def __init__(self, family: Family, ace: AceRule, jokers: int) -> None:
+    def __init__(self, family: Family, ace: AceRule, jokers: int, big_gin: bool = False) -> None:
         policy = FAMILIES[family]
         self.family = family
+        self.big_gin = big_gin
         self.ace = ace
         self.jokers = jokers
         #: The family's knocks and table play are numbered (its policy says which).
@@ -391,6 +402,12 @@ class ActionSpace:
         self._meld_by_id: dict[int, int] = {}
         if self.knocks:
             next_base += self.cards
+            self.meld_base = next_base
+        #: The number of ``big gin`` (-1: not in this space).
+        self.big_gin_number = -1
+        if big_gin:
+            self.big_gin_number = next_base
+            next_base += 1
             self.meld_base = next_base
         if self.table_play:
             for cards in _plain_melds(ace):
@@ -441,6 +458,10 @@ class ActionSpace:
         kind = action.kind
         if kind < _FIRST_CARD_KIND:  # draw stock, draw discard, decline, undo: 0-3
             return int(kind)
+        if kind is ActionKind.BIG_GIN:
+            if self.big_gin_number < 0:
+                raise self._outside(action, "there is no big gin in this game")
+            return self.big_gin_number
         if kind is _DISCARD:
             return self.discard_base + self._card_number(action)
         if kind is _KNOCK:
@@ -477,6 +498,8 @@ class ActionSpace:
             return (DRAW_STOCK, DRAW_DISCARD, DECLINE, UNDO)[number]
         if number < self.discard_base + self.cards:
             return DISCARDS[number - self.discard_base]
+        if number == self.big_gin_number:
+            return BIG_GIN
         if number < self.meld_base:
             return KNOCKS[number - self.knock_base]
         if number < self.layoff_base:
@@ -543,8 +566,8 @@ class ActionSpace:
 
 
 @lru_cache(maxsize=16)
-def _space(family: Family, ace: AceRule, jokers: int) -> ActionSpace:
-    return ActionSpace(family, ace, jokers)
+def _space(family: Family, ace: AceRule, jokers: int, big_gin: bool) -> ActionSpace:
+    return ActionSpace(family, ace, jokers, big_gin)
 
 
 def action_space(rules: Rules | str) -> ActionSpace:
@@ -552,4 +575,5 @@ def action_space(rules: Rules | str) -> ActionSpace:
     resolved = rules if isinstance(rules, Rules) else find_rules(rules)
     # Jokers count in every family: with the jokers option a knock or gin
     # hand may discard or knock with a joker too.
-    return _space(resolved.family, resolved.ace, resolved.jokers)
+    # Rules allow big gin in the gin family only.
+    return _space(resolved.family, resolved.ace, resolved.jokers, resolved.big_gin_bonus > 0)

@@ -40,6 +40,11 @@ REASONS: Final = (
     "rummy bonus",
     "block difference",
     "penalty",
+    "big gin bonus",
+    "spade double",
+    "game bonus",
+    "line bonus",
+    "shutout",
 )
 
 
@@ -63,6 +68,15 @@ class TransferReason(StrEnum):
     RUMMY_BONUS = "rummy bonus"
     PENALTY = "penalty"
     BLOCK_DIFFERENCE = "block difference"
+    #: Standard gin: 11 cards all melded (docs/rules/gin-standard.md §4).
+    BIG_GIN_BONUS = "big gin bonus"
+    #: Oklahoma: a spade first up-card doubles the deal's score.
+    SPADE_DOUBLE = "spade double"
+    #: At the match's end: the winner's game bonus, every player's line bonus
+    #: per deal won, the shutout doubling the winner's game score.
+    GAME_BONUS = "game bonus"
+    LINE_BONUS = "line bonus"
+    SHUTOUT = "shutout"
 
     def __repr__(self) -> str:  # pasteable: a Transfer takes the plain text too
         return repr(self.value)

@@ -66,11 +66,12 @@ from pyrummy.core.errors import (
     StoredActionError,
 )
 from pyrummy.core.families import family_of
-from pyrummy.core.ledger import Ledger
+from pyrummy.core.ledger import Ledger, Transfer
 from pyrummy.core.observation import Observation
 from pyrummy.core.record_writer import match_record
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import derive_seed
+from pyrummy.core.settlement import settle_match_end
 
 #: Characters a player name may not hold: the record's ``Names`` header lists
 #: the names separated by commas inside one quoted value.
@@ -209,6 +210,8 @@ class Match:
         self.ledger = Ledger()
         self._totals: tuple[Fraction, ...] = (Fraction(0),) * players
         self._over = False
+        #: The bonuses written when the match ended (game, line, shutout).
+        self.match_bonuses: tuple[Transfer, ...] = ()
         self.deal: Deal = self._deal_for(1)
 
     # -- the deals ------------------------------------------------------------
@@ -298,8 +301,27 @@ class Match:
         self._totals = tuple(t + n for t, n in zip(self._totals, settlement.net, strict=True))
         if self._ends_now():
             self._over = True
+            self._add_match_bonuses()
         else:
             self.deal = self._deal_for(len(self.finished_deals) + 1)
+
+    def _add_match_bonuses(self) -> None:
+        """The bonuses of the match's end (:func:`~pyrummy.core.settlement.settle_match_end`)."""
+        rules = self.rules
+        if not (rules.game_bonus or rules.line_bonus or rules.shutout_double):
+            return
+        won = [0] * self.players
+        for deal in self.finished_deals:
+            result = deal.settlement
+            assert result is not None
+            for seat in result.winners:
+                if result.net[seat] > 0:
+                    won[seat] += 1
+        bonuses = settle_match_end(rules, self._totals, won)
+        self.match_bonuses = bonuses
+        self.ledger.extend(bonuses)
+        added = Ledger(list(bonuses)).net(self.players)
+        self._totals = tuple(t + n for t, n in zip(self._totals, added, strict=True))
 
     def _ends_now(self) -> bool:
         played = len(self.finished_deals)

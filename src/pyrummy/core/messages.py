@@ -192,6 +192,10 @@ _EN: Final[dict[str, str]] = {
     "action.stock_empty": "the stock is empty",
     "action.discard_empty": "the discard pile is empty",
     "action.decline_not_allowed": "you may decline the discard only when the stock is empty",
+    "action.offer_pending": "the first up-card is offered to you: take it or pass",
+    "action.offer_passed": "both players passed the first up-card: draw from the stock",
+    "action.no_big_gin": "there is no big gin in this game",
+    "action.big_gin_unmelded": "big gin needs all 11 cards melded",
     "action.knock_limit": (
         "you may knock only with {limit} or less deadwood; you would have {deadwood}"
     ),
@@ -251,6 +255,10 @@ _RU: Final[dict[str, str]] = {
     "action.stock_empty": "колода кончилась",
     "action.discard_empty": "сброс пуст",
     "action.decline_not_allowed": "отказаться от карты из сброса можно, только когда колода пуста",
+    "action.offer_pending": "вам предложена первая открытая карта: возьмите её или спасуйте",
+    "action.offer_passed": "оба игрока спасовали на первую открытую карту: берите из колоды",
+    "action.no_big_gin": "в этой игре нет большого джина",
+    "action.big_gin_unmelded": "для большого джина все 11 карт должны быть в комбинациях",
     "action.knock_limit": (
         "стучать можно, только если остаток не больше {limit}; у вас остался бы {deadwood}"
     ),

@@ -72,7 +72,11 @@ class Observation:
     action so far, ``(seat, action)``: none hides anything); ``legal_actions``
     (for the seat to play, when that is the observer); ``scores`` (match
     totals, if a match passes them); ``is_over``; once over
-    ``revealed_hands``, ``knock_card`` and ``settlement``. For the seat to
+    ``revealed_hands``, ``knock_card`` and ``settlement``. ``up_card`` is the
+    deal's first up-card (public) and ``offer_passes`` how many players have
+    passed it (standard gin's offer). ``rules`` are the rules in force in the
+    deal (:meth:`Rules.in_force <pyrummy.core.rules.Rules.in_force>`: under
+    Oklahoma the knock limit is the up-card's value). For the seat to
     play: ``melds_this_turn``, ``undos_this_turn`` and ``undo_entries`` (the
     steps undo would take back, in public terms); ``end_reason`` once over.
     Who has a meld of their own on the table and who put cards down in an
@@ -95,6 +99,9 @@ class Observation:
          "scores": ["3", "-1/2"] | null, "is_over": false,
          "revealed_hands": [[...], [...]] | null, "knock_card": "7H" | null,
          "settlement": {...} | null}
+
+    and, with standard gin's offer or Oklahoma, ``"up_card": "7H"``,
+    ``"offer_passes": 0`` and ``"knock_limit": 7`` (the limit in force).
     """
 
     seat: int | None
@@ -129,6 +136,8 @@ class Observation:
     undo_entries: tuple[PublicUndo, ...] = ()
     end_reason: EndReason = EndReason.ONGOING
     scores: tuple[Fraction, ...] | None = None
+    up_card: Card | None = None
+    offer_passes: int = 0
 
     @classmethod
     def of(cls, deal: Observable, seat: int | None) -> Observation:
@@ -142,7 +151,7 @@ class Observation:
         def names(cards: tuple[Card, ...] | CardSet) -> list[str]:
             return [_CARD_NAMES[card.index] for card in cards]
 
-        return {
+        result: dict[str, object] = {
             "seat": self.seat,
             "rules": self.rules.name,
             "options": _option_text(self.rules),
@@ -175,6 +184,13 @@ class Observation:
             "knock_card": None if self.knock_card is None else str(self.knock_card),
             "settlement": None if self.settlement is None else self.settlement.to_dict(),
         }
+        rules = self.rules
+        if rules.up_card_offer or rules.oklahoma:
+            # Standard gin only: the other games' JSON stays as it was.
+            result["up_card"] = None if self.up_card is None else str(self.up_card)
+            result["offer_passes"] = self.offer_passes
+            result["knock_limit"] = rules.knock_limit
+        return result
 
     def unseen_cards(self) -> CardSet:
         """Cards whose place the observer does not know (other hands or the stock)."""

@@ -18,6 +18,9 @@ class Phase(Enum):
       discard pile.
     - ``DECLINE``: the turn starts with the stock empty: take the top discard
       or decline it (what declining does depends on the preset).
+    - ``OFFER`` (gin with ``up_card_offer``): the first up-card is offered,
+      to the non-dealer and then the dealer: take it (``draw discard``) or
+      pass (``decline``, also read as ``pass``).
     - ``MELD`` (melding games): after the draw: meld, lay off, exchange a
       joker, undo, and end the turn with a discard (or go out).
     - ``DISCARD`` (knock and gin): after the draw: discard face up or knock.
@@ -30,6 +33,7 @@ class Phase(Enum):
     MELD = "meld"
     DISCARD = "discard"
     OVER = "over"
+    OFFER = "offer"
 
 
 class EndReason(StrEnum):

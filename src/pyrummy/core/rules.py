@@ -93,11 +93,31 @@ class Rules:
     undercut_bonus: int = 10
     layoff_on_gin: bool = True
     wall_cards: int = 2
+    # -- standard gin (docs/rules/gin-standard.md): off in the source's gin --
+    # Big gin: 11 cards all melded after the draw go out without a discard
+    # and score this bonus instead of the gin bonus (0: no big gin).
+    big_gin_bonus: int = 0
+    # A knocker tied by the defender is undercut (the common rule); off: a
+    # tie scores nothing for either player (OpenSpiel's gin_rummy).
+    tie_undercuts: bool = True
+    # The first up-card is offered to the non-dealer, then the dealer; if
+    # both pass, the non-dealer draws from the stock.
+    up_card_offer: bool = False
+    # Oklahoma: the first up-card's value is the knock limit (an ace: gin
+    # only); a spade up-card doubles the deal's score.
+    oklahoma: bool = False
 
     # -- match --
     match_end: MatchEnd = "target"
     target: int = 100
     deals: int = 0
+    # Added when a match ends (docs/rules/gin-standard.md §6): to the winner,
+    # and to every player per deal won (the line or box bonus).
+    game_bonus: int = 0
+    line_bonus: int = 0
+    # Shutout (schneider): when no other player scored, the winner's whole
+    # game score (points and bonuses) is doubled.
+    shutout_double: bool = False
 
     aliases: tuple[str, ...] = field(default=(), compare=False)
 
@@ -158,6 +178,30 @@ class Rules:
             return self.deals
         return None
 
+    def in_force(self, up_card: int | None) -> Rules:
+        """The rules in force in a deal whose first up-card is card number
+        ``up_card``: under ``oklahoma`` the knock limit is the up-card's value
+        (an ace: 0, so only gin knocks; a court card 10); otherwise these rules.
+
+        >>> find_rules("gin", oklahoma=True).in_force(13 + 6).knock_limit  # the seven of hearts
+        7
+        >>> find_rules("gin", oklahoma=True).in_force(0).knock_limit  # the ace of spades
+        0
+        >>> find_rules("gin").in_force(0).knock_limit
+        10
+        """
+        if not self.oklahoma or up_card is None:
+            return self
+        return _with_knock_limit(self, _up_card_value(up_card))
+
+    def doubles_deal(self, up_card: int | None) -> bool:
+        """Does this first up-card double the deal's score (Oklahoma: a spade)?
+
+        >>> find_rules("gin", oklahoma=True).doubles_deal(0), find_rules("gin").doubles_deal(0)
+        (True, False)
+        """
+        return self.oklahoma and up_card is not None and up_card < _RANKS_IN_SUIT
+
     def with_options(self, **options: object) -> Rules:
         """A copy with some options changed; every name and value is checked."""
         if not options:
@@ -182,6 +226,12 @@ class Rules:
             raise RulesError("option deals must be at least 1 when match_end=deals")
         if self.match_end in ("target", "penalty_limit") and self.target < 1:
             raise RulesError("option target must be at least 1")
+        if self.family != "gin":
+            for name in _GIN_ONLY:
+                if getattr(self, name) != getattr(_PLAIN, name):
+                    raise RulesError(f"option {name} applies to gin only")
+        if self.oklahoma and self.jokers:
+            raise RulesError("oklahoma is played without jokers")
         if self.turn_cap < 4:
             raise RulesError("option turn_cap must be at least 4")
         for players in range(self.min_players, self.max_players + 1):
@@ -207,6 +257,20 @@ class Rules:
 
 
 _NOT_OPTIONS: Final = {"name", "family", "title", "aliases"}
+#: Options of standard gin that the other families do not play.
+_GIN_ONLY: Final = ("big_gin_bonus", "up_card_offer", "oklahoma")
+_RANKS_IN_SUIT: Final = 13
+
+
+def _up_card_value(card: int) -> int:
+    """Oklahoma's knock limit for card number ``card``: its value, an ace 0."""
+    rank = card % _RANKS_IN_SUIT
+    return 0 if rank == 0 else min(rank + 1, 10)
+
+
+@functools.lru_cache(maxsize=64)
+def _with_knock_limit(rules: Rules, limit: int) -> Rules:
+    return dataclasses.replace(rules, knock_limit=limit)
 
 
 def option_names() -> tuple[str, ...]:
@@ -399,6 +463,41 @@ PRESETS: Final[dict[str, Rules]] = {
             turn_cap=200,
             aliases=("gin-rummy", "gin_rummy"),
         ),
+        Rules(
+            name="gin-standard",
+            family="gin",
+            title="Gin Rummy (standard rules)",
+            max_players=2,
+            hand_sizes=((2, 10),),
+            gin_bonus=25,
+            undercut_bonus=25,
+            big_gin_bonus=31,
+            layoff_on_gin=False,
+            up_card_offer=True,
+            match_end="target",
+            target=100,
+            game_bonus=100,
+            line_bonus=25,
+            shutout_double=True,
+            turn_cap=200,
+            aliases=("standard-gin", "gin-common", "gin_standard"),
+        ),
+        Rules(
+            name="gin-openspiel",
+            family="gin",
+            title="Gin Rummy (OpenSpiel's rules)",
+            max_players=2,
+            hand_sizes=((2, 10),),
+            gin_bonus=25,
+            undercut_bonus=25,
+            tie_undercuts=False,
+            layoff_on_gin=False,
+            up_card_offer=True,
+            match_end="deals",
+            deals=1,
+            turn_cap=200,
+            aliases=("gin_openspiel", "openspiel-gin-rules"),
+        ),
     )
 }
 
@@ -418,7 +517,7 @@ def find_rules(name: str | Rules = "knock", **options: object) -> Rules:
     >>> find_rules("canasta")
     Traceback (most recent call last):
     ...
-    pyrummy.core.errors.RulesError: unknown rules 'canasta'; presets are: knock, knock-target, rummy, basic, block, rotham, gin
+    pyrummy.core.errors.RulesError: unknown rules 'canasta'; presets are: knock, knock-target, rummy, basic, block, rotham, gin, gin-standard, gin-openspiel
     """
     if isinstance(name, Rules):
         return name.with_options(**options)
@@ -428,6 +527,8 @@ def find_rules(name: str | Rules = "knock", **options: object) -> Rules:
         raise RulesError(f"unknown rules {name!r}; presets are: {', '.join(PRESETS)}")
     return PRESETS[key].with_options(**options)
 
+
+_PLAIN: Final = Rules(name="", family="gin")
 
 for _rules in PRESETS.values():
     _rules.validate()

@@ -146,6 +146,12 @@ def _deal_in_position(
     deal._stock_public = seen.public_stock is not None
     deal._stock_recycled = seen.recycled_stock
     deal._knock_card = knock_card
+    if seen.up_card is not None:
+        deal._up_card = seen.up_card.index
+        deal._knock_rules = deal.rules.in_force(deal._up_card)
+    deal._offer_passes = seen.offer_passes
+    # Both passed the first up-card and nobody has drawn yet: the stock only.
+    deal._stock_only = seen.offer_passes >= seen.players and len(seen.history) == seen.players
     deal._rng = rng
     deal._end = EndReason(seen.end_reason)
     hand = hands[deal._seat]

@@ -16,7 +16,7 @@ presets only the winners gain; under ``scoring=penalty`` each loser's net is
 minus their penalty points, so a higher net is always better.
 
 Outcomes: ``rum``, ``knocker-lowest``, ``knocker-tied``, ``knocker-beaten``,
-``no-knocker`` (knock); ``knock``, ``undercut``, ``gin`` (gin); ``out``,
+``no-knocker`` (knock); ``knock``, ``undercut``, ``gin``, ``big-gin``, ``tie`` (gin); ``out``,
 ``rummy`` (going out, ``rummy`` when a going-rummy bonus applied); ``block``
 (nobody out, the lowest hand collects); ``penalty`` (nobody out, penalty
 scoring); ``draw``.
@@ -91,6 +91,10 @@ class Outcome(StrEnum):
     KNOCK = "knock"
     GIN = "gin"
     UNDERCUT = "undercut"
+    #: Gin with ``big_gin_bonus``: 11 cards all melded, out without a discard.
+    BIG_GIN = "big-gin"
+    #: Gin with ``tie_undercuts=False``: the defender ties the knocker, nobody scores.
+    TIE = "tie"
     #: Melding games: a player went out, or went rummy (all at once).
     OUT = "out"
     RUMMY = "rummy"
@@ -438,10 +442,18 @@ def _no_layoffs(hand: CardSet, rules: Rules) -> Defence:
     return Defence(best_arrangement(hand, rules), ())
 
 
-def _settle_gin(hands: tuple[CardSet, ...], knocker: int, rules: Rules) -> Settlement:
+def _settle_gin(
+    hands: tuple[CardSet, ...],
+    knocker: int,
+    rules: Rules,
+    big_gin: bool = False,
+    up_card: int | None = None,
+) -> Settlement:
     defender = 1 - knocker
     choices: list[tuple[tuple[int, tuple[int, ...]], Arrangement, Defence]] = []
     for arrangement in all_best_arrangements(hands[knocker], rules):
+        if big_gin and arrangement.deadwood:
+            raise SettlementError(f"big gin needs every card melded: {hands[knocker]} is not")
         if arrangement.deadwood == 0 and not rules.layoff_on_gin:
             defence = _no_layoffs(hands[defender], rules)
         else:
@@ -451,23 +463,34 @@ def _settle_gin(hands: tuple[CardSet, ...], knocker: int, rules: Rules) -> Settl
         choices.append(((-defence.deadwood, order), arrangement, defence))
     _, shown, defence = min(choices, key=lambda choice: choice[0])
     own, theirs = shown.deadwood, defence.deadwood
-    if own == 0:
-        outcome, winner = Outcome.GIN, knocker
-        transfers = _shares(None, (knocker,), rules.gin_bonus, TransferReason.GIN_BONUS)
-        transfers += _shares(None, (knocker,), theirs, TransferReason.DIFFERENCE)
-    elif theirs <= own:
-        outcome, winner = Outcome.UNDERCUT, defender
-        transfers = _shares(None, (defender,), own - theirs, TransferReason.DIFFERENCE)
-        transfers += _shares(None, (defender,), rules.undercut_bonus, TransferReason.UNDERCUT_BONUS)
+    winners: tuple[int, ...]
+    if big_gin:
+        outcome, winners = Outcome.BIG_GIN, (knocker,)
+        transfers = _shares(None, winners, rules.big_gin_bonus, TransferReason.BIG_GIN_BONUS)
+        transfers += _shares(None, winners, theirs, TransferReason.DIFFERENCE)
+    elif own == 0:
+        outcome, winners = Outcome.GIN, (knocker,)
+        transfers = _shares(None, winners, rules.gin_bonus, TransferReason.GIN_BONUS)
+        transfers += _shares(None, winners, theirs, TransferReason.DIFFERENCE)
+    elif theirs < own or (theirs == own and rules.tie_undercuts):
+        outcome, winners = Outcome.UNDERCUT, (defender,)
+        transfers = _shares(None, winners, own - theirs, TransferReason.DIFFERENCE)
+        transfers += _shares(None, winners, rules.undercut_bonus, TransferReason.UNDERCUT_BONUS)
+    elif theirs == own:
+        outcome, winners, transfers = Outcome.TIE, (), []
     else:
-        outcome, winner = Outcome.KNOCK, knocker
-        transfers = _shares(None, (knocker,), theirs - own, TransferReason.DIFFERENCE)
+        outcome, winners = Outcome.KNOCK, (knocker,)
+        transfers = _shares(None, winners, theirs - own, TransferReason.DIFFERENCE)
+    if rules.doubles_deal(up_card):
+        transfers += [
+            Transfer(None, t.payee, t.amount, TransferReason.SPADE_DOUBLE) for t in transfers
+        ]
     arrangements = [shown, defence.arrangement] if knocker == 0 else [defence.arrangement, shown]
     counts = (own, theirs) if knocker == 0 else (theirs, own)
     return _result(
         arrangements,
         transfers,
-        (winner,),
+        winners,
         outcome,
         rules,
         knocker=knocker,
@@ -481,9 +504,19 @@ def _settle_gin(hands: tuple[CardSet, ...], knocker: int, rules: Rules) -> Settl
 # the lowest hand collects (a deal nobody went out of, 004; pay-per-point too)
 
 
+def _settle_knock_showdown(
+    hands: tuple[CardSet, ...], knocker: int, rules: Rules, big_gin: bool, up_card: int | None
+) -> Settlement:
+    if big_gin:
+        raise SettlementError(f"{rules.name} has no big gin")
+    return _settle_knock(hands, knocker, rules)
+
+
 #: How a knock is scored, by :attr:`FamilyPolicy.showdown <pyrummy.core.families.FamilyPolicy.showdown>`.
-_SHOWDOWNS: Final[dict[Showdown, Callable[[tuple[CardSet, ...], int, Rules], Settlement]]] = {
-    "knock": _settle_knock,
+_SHOWDOWNS: Final[
+    dict[Showdown, Callable[[tuple[CardSet, ...], int, Rules, bool, int | None], Settlement]]
+] = {
+    "knock": _settle_knock_showdown,
     "gin": _settle_gin,
 }
 
@@ -512,13 +545,27 @@ def _lowest_collects(
 # public entry points
 
 
-def settle(hands: HandsLike, knocker: int | None, rules: Rules | str = "knock") -> Settlement:
+def settle(
+    hands: HandsLike,
+    knocker: int | None,
+    rules: Rules | str = "knock",
+    *,
+    big_gin: bool = False,
+    up_card: Card | int | None = None,
+) -> Settlement:
     """Settle a showdown of these hands (one per seat, from seat 0).
 
     ``knocker`` is the knocking seat, or None: a knock showdown without a
     knocker (stock exhausted), a drawn gin deal, or the no-winner end of a
     melding game (the lowest whole hand collects or a draw, see
-    :func:`settle_no_winner`).
+    :func:`settle_no_winner`). Gin: ``big_gin`` says the knocker went out
+    with all 11 cards melded (``big_gin_bonus``); ``up_card`` is the deal's
+    first up-card, which under ``oklahoma`` doubles the score when a spade.
+
+    >>> rules = find_rules("gin-standard", oklahoma=True)
+    >>> result = settle(["4H 5H 6H 9S 9D 9C 2C 3C", "7H 8H 9H KC"], 0, rules, up_card="7S")
+    >>> result.outcome, [str(a) for a in result.net]
+    ('knock', ['10', '0'])
 
     >>> [str(a) for a in settle(["", "5S 7D", "3C 9S 2H"], knocker=0).net]
     ['76', '-37', '-39']
@@ -533,7 +580,10 @@ def settle(hands: HandsLike, knocker: int | None, rules: Rules | str = "knock") 
         if policy.showdown is None:
             raise SettlementError(f"{rules.name} has no knocker; settle with knocker=None")
         knocker = _check_seat(knocker, len(cards), "knocker")
-        return _SHOWDOWNS[policy.showdown](cards, knocker, rules)
+        if isinstance(up_card, str):
+            up_card = parse_card(up_card)
+        up = up_card.index if isinstance(up_card, Card) else up_card
+        return _SHOWDOWNS[policy.showdown](cards, knocker, rules, big_gin, up)
     if policy.nobody_out == "no_winner":
         return settle_no_winner(cards, rules)
     if policy.nobody_out == "draw":
@@ -642,3 +692,45 @@ def settle_no_winner(hands_left: HandsLike, rules: Rules | str = "block") -> Set
         )
         return _result(shown, transfers, winners, Outcome.BLOCK, rules)
     return _result([_whole_hand(hand, rules) for hand in cards], [], (), Outcome.DRAW, rules)
+
+
+def settle_match_end(
+    rules: Rules | str, totals: Sequence[Fraction | int], deals_won: Sequence[int]
+) -> tuple[Transfer, ...]:
+    """The bonuses written when a match ends (docs/rules/gin-standard.md §6).
+
+    ``totals`` are the seats' totals over the match's deals, ``deals_won``
+    how many deals each seat won. The winner (the one highest total; none
+    when tied) gets ``rules.game_bonus``; every seat ``rules.line_bonus`` per
+    deal won; with ``rules.shutout_double``, when no other seat scored, the
+    winner's whole game score (the points and both bonuses) once more.
+
+    >>> rules = find_rules("gin-standard")
+    >>> [(t.payee, str(t.amount), str(t.reason)) for t in settle_match_end(rules, [112, 0], [4, 0])]
+    [(0, '100', 'game bonus'), (0, '100', 'line bonus'), (0, '312', 'shutout')]
+    >>> [(t.payee, str(t.amount)) for t in settle_match_end(rules, [104, 60], [3, 2])]
+    [(0, '100'), (0, '75'), (1, '50')]
+    """
+    rules = find_rules(rules)
+    if len(totals) != len(deals_won):
+        raise SettlementError("one total and one count of deals won per seat")
+    best = max(totals)
+    leaders = [seat for seat, total in enumerate(totals) if total == best]
+    winner = leaders[0] if len(leaders) == 1 else None
+    transfers: list[Transfer] = []
+    if winner is not None and rules.game_bonus:
+        transfers.append(Transfer(None, winner, rules.game_bonus, TransferReason.GAME_BONUS))
+    if rules.line_bonus:
+        transfers += [
+            Transfer(None, seat, rules.line_bonus * won, TransferReason.LINE_BONUS)
+            for seat, won in enumerate(deals_won)
+            if won
+        ]
+    others_scored = any(total > 0 for seat, total in enumerate(totals) if seat != winner)
+    if winner is not None and rules.shutout_double and not others_scored:
+        score = Fraction(totals[winner]) + sum(
+            (t.amount for t in transfers if t.payee == winner), Fraction(0)
+        )
+        if score > 0:
+            transfers.append(Transfer(None, winner, score, TransferReason.SHUTOUT))
+    return tuple(transfers)

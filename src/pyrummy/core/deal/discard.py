@@ -3,7 +3,9 @@
 After the draw a knock or gin player discards face up or knocks: the
 discards are the hand's cards (never the discard just taken), the knocks
 are the family's (:meth:`FamilyPolicy.knock_cards
-<pyrummy.core.families.FamilyPolicy.knock_cards>`). A discard ends the turn
+<pyrummy.core.families.FamilyPolicy.knock_cards>`, under the rules in force:
+Oklahoma's knock limit), and with ``big_gin_bonus`` an 11-card hand with no
+deadwood may go out without a discard (``big gin``). A discard ends the turn
 in every family: it goes out (melding: the last card), meets the wall
 (gin), or passes the turn on.
 :meth:`Deal.legal_actions <pyrummy.core.deal.Deal.legal_actions>` inlines
@@ -14,7 +16,7 @@ this one).
 
 from __future__ import annotations
 
-from pyrummy.core.actions import UNDO, Action, ActionKind
+from pyrummy.core.actions import BIG_GIN, UNDO, Action, ActionKind
 from pyrummy.core.cards import Card
 from pyrummy.core.deal.state import DealState
 from pyrummy.core.deal.tables import DISCARD_TABLES, KNOCK_TABLES, PHASE_DRAW, card_actions
@@ -22,8 +24,17 @@ from pyrummy.core.deal.turns import finish, go_out, start_turn
 from pyrummy.core.messages import Message
 from pyrummy.core.patterns import WITHOUT_CARD
 from pyrummy.core.phases import EndReason
+from pyrummy.core.solver import deadwood_of_mask
 
-__all__ = ["discard", "discard_allowed", "knock", "legal_actions", "problem"]
+__all__ = [
+    "big_gin",
+    "big_gin_problem",
+    "discard",
+    "discard_allowed",
+    "knock",
+    "legal_actions",
+    "problem",
+]
 
 
 def legal_actions(deal: DealState) -> tuple[Action, ...]:
@@ -33,9 +44,11 @@ def legal_actions(deal: DealState) -> tuple[Action, ...]:
     options = hand if taken is None else hand & WITHOUT_CARD[taken]
     listed: tuple[Action, ...] = (UNDO,) if deal._undo else ()
     listed += card_actions(DISCARD_TABLES, options)
-    knocks = deal._policy.knock_cards(hand, options, deal.rules)
+    knocks = deal._policy.knock_cards(hand, options, deal._knock_rules)
     if knocks:
         listed += card_actions(KNOCK_TABLES, knocks)
+        if deal._space.big_gin_number >= 0 and not deadwood_of_mask(hand):
+            listed += (BIG_GIN,)
     return listed
 
 
@@ -56,7 +69,16 @@ def problem(deal: DealState, kind: ActionKind, card: Card) -> Message | None:
         return None
     if deal._taken == card.index:
         return Message.of("action.taken_discard_knock", card=card.pretty())
-    return deal._policy.knock_problem(hand, card.index, deal.rules)
+    return deal._policy.knock_problem(hand, card.index, deal._knock_rules)
+
+
+def big_gin_problem(deal: DealState) -> Message | None:
+    """Why going out with big gin is refused, if it is."""
+    if deal._space.big_gin_number < 0:
+        return Message.of("action.no_big_gin")
+    if deadwood_of_mask(deal._hands[deal._seat]):
+        return Message.of("action.big_gin_unmelded")
+    return None
 
 
 def discard(deal: DealState, seat: int, card: int) -> None:
@@ -100,3 +122,8 @@ def knock(deal: DealState, seat: int, card: int) -> None:
     deal._hands[seat] &= ~(1 << card)
     deal._knock_card = card
     finish(deal, EndReason.KNOCK, "showdown", seat)
+
+
+def big_gin(deal: DealState, seat: int) -> None:
+    """``seat`` goes out with big gin: all 11 cards melded, no discard."""
+    finish(deal, EndReason.KNOCK, "big_gin", seat)

@@ -21,7 +21,7 @@ from pyrummy.core.deal.tables import (
     DRAW_STOCK_ONLY,
     PHASE_DRAW,
 )
-from pyrummy.core.deal.turns import finish, rebuild_stock
+from pyrummy.core.deal.turns import finish, pass_offer, rebuild_stock
 from pyrummy.core.messages import Message
 from pyrummy.core.patterns import CARD_BITS
 from pyrummy.core.phases import EndReason, Phase
@@ -30,10 +30,11 @@ __all__ = ["decline", "draw_discard", "draw_stock", "legal_actions", "problem"]
 
 
 def legal_actions(deal: DealState) -> tuple[Action, ...]:
-    """The draw phase: the stock, and the pile if it has a card; the
-    decline phase: the pile's card, or declining it."""
+    """The draw phase: the stock, and the pile if it has a card (not once
+    both players passed the first up-card); the decline and offer phases:
+    the pile's card, or declining (passing) it."""
     if deal.phase is PHASE_DRAW:
-        return DRAW_BOTH if deal._pile else DRAW_STOCK_ONLY
+        return DRAW_BOTH if deal._pile and not deal._stock_only else DRAW_STOCK_ONLY
     return DECLINE_BOTH if deal._pile else DECLINE_ONLY
 
 
@@ -44,14 +45,20 @@ def problem(deal: DealState, action: Action) -> Message | None:
     if kind is ActionKind.DRAW_STOCK:
         if phase is Phase.DECLINE:
             return Message.of("action.stock_empty")
+        if phase is Phase.OFFER:
+            return Message.of("action.offer_pending")
         if phase is not Phase.DRAW:
             return drew_already(deal)
         return None
     if kind is ActionKind.DRAW_DISCARD:
-        if phase not in (Phase.DRAW, Phase.DECLINE):
+        if phase not in (Phase.DRAW, Phase.DECLINE, Phase.OFFER):
             return drew_already(deal)
+        if deal._stock_only and phase is Phase.DRAW:
+            return Message.of("action.offer_passed")
         return Message.of("action.discard_empty") if not deal._pile else None
-    return Message.of("action.decline_not_allowed") if phase is not Phase.DECLINE else None
+    if phase in (Phase.DECLINE, Phase.OFFER):
+        return None
+    return Message.of("action.decline_not_allowed")
 
 
 def drew_already(deal: DealState) -> Message:
@@ -69,6 +76,7 @@ def draw_stock(deal: DealState, seat: int) -> None:
         deal._public[seat] |= CARD_BITS[card]
     deal._drawn = card
     deal._undo.clear()
+    deal._stock_only = False
     deal.phase = deal._play_phase
 
 
@@ -86,7 +94,11 @@ def draw_discard(deal: DealState, seat: int) -> None:
 
 def decline(deal: DealState, seat: int) -> None:
     """``seat`` declines the discard at an empty stock: the deal ends, or the
-    same seat draws (from a stock rebuilt from the pile if the family says so)."""
+    same seat draws (from a stock rebuilt from the pile if the family says so).
+    Passing the first up-card (the offer phase) offers it to the next seat."""
+    if deal.phase is Phase.OFFER:
+        pass_offer(deal, seat)
+        return
     policy = deal._policy
     effect = policy.on_decline(deal.rules)
     if effect == "end":

@@ -71,12 +71,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, cast
 
-from pyrummy.core.actions import UNDO, Action, ActionKind, ActionSpace, parse_action
+from pyrummy.core.actions import BIG_GIN, UNDO, Action, ActionKind, ActionSpace, parse_action
 from pyrummy.core.cards import ALL_CARDS, Card, CardSet, parse_card_list
 from pyrummy.core.deal import discard as discard_phase
 from pyrummy.core.deal import draw as draw_phase
 from pyrummy.core.deal import table_play, undo
-from pyrummy.core.deal.discard import discard, knock
+from pyrummy.core.deal.discard import big_gin, discard, knock
 from pyrummy.core.deal.draw import decline, draw_discard, draw_stock
 from pyrummy.core.deal.state import DealState, make_copier
 from pyrummy.core.deal.tables import (
@@ -99,6 +99,7 @@ from pyrummy.core.deal.tables import (
     PHASE_DISCARD,
     PHASE_DRAW,
     PHASE_MELD,
+    PHASE_OFFER,
     PHASE_OVER,
     card_actions,
 )
@@ -112,6 +113,7 @@ from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.record_writer import deal_record
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import Settlement
+from pyrummy.core.solver import deadwood_of_mask
 from pyrummy.core.table import TableMeld
 
 # Deal is public in pyrummy.core.deal (documented there).
@@ -236,6 +238,8 @@ class Deal(DealState):
             self._hands[starter] |= CARD_BITS[order[position]]
             position += 1
         self._pile = [order[position]]
+        self._up_card = order[position]
+        self._knock_rules = rules.in_force(order[position])
         self._stock = order[position + 1 :][::-1]
         self.turn = 0
         start_turn(self, starter, first=True)
@@ -300,7 +304,7 @@ class Deal(DealState):
             # The references: draw.legal_actions and discard.legal_actions.
             phase = self.phase
             if phase is PHASE_DRAW:
-                legal = DRAW_BOTH if self._pile else DRAW_STOCK_ONLY
+                legal = DRAW_BOTH if self._pile and not self._stock_only else DRAW_STOCK_ONLY
             elif phase is PHASE_DISCARD:
                 hand = self._hands[self._seat]
                 taken = self._taken
@@ -321,14 +325,18 @@ class Deal(DealState):
                 ]
                 if self._undo:
                     listed.insert(0, UNDO)
-                knocks = self._policy.knock_cards(hand, options, self.rules)
+                knocks = self._policy.knock_cards(hand, options, self._knock_rules)
                 if knocks:
                     listed += card_actions(KNOCK_TABLES, knocks)
+                    if self._space.big_gin_number >= 0 and not deadwood_of_mask(hand):
+                        listed.append(BIG_GIN)
                 legal = listed
             elif phase is PHASE_MELD:
                 legal = table_play.legal_actions(self)
             elif phase is PHASE_DECLINE:
                 legal = DECLINE_BOTH if self._pile else DECLINE_ONLY
+            elif phase is PHASE_OFFER:
+                legal = DECLINE_BOTH
             else:
                 legal = NO_ACTIONS
             self._legal = legal
@@ -396,6 +404,8 @@ class Deal(DealState):
             table_play.swap(self, seat, action)
         elif kind is KIND_UNDO:
             undo.undo_last(self, seat)
+        elif kind is ActionKind.BIG_GIN:
+            big_gin(self, seat)
         else:
             decline(self, seat)
 
@@ -414,8 +424,10 @@ class Deal(DealState):
             return undo.problem(self)
         if kind in (ActionKind.DRAW_STOCK, ActionKind.DRAW_DISCARD, ActionKind.DECLINE):
             return draw_phase.problem(self, action)
-        if self.phase in (Phase.DRAW, Phase.DECLINE):
+        if self.phase in (Phase.DRAW, Phase.DECLINE, Phase.OFFER):
             return Message.of("action.draw_first")
+        if kind is ActionKind.BIG_GIN:
+            return discard_phase.big_gin_problem(self)
         policy = self._policy
         if kind is ActionKind.KNOCK and not policy.knocks:
             return Message.of("action.no_knock")

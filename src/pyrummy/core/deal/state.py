@@ -123,6 +123,11 @@ class DealState:
     _stock_public: bool = state_field("share", False)
     _stock_recycled: bool = state_field("share", False)
     _rng: random.Random | None = state_field("rng", None)
+    # Standard gin: the first up-card (card number), passes of its offer so
+    # far, and the non-dealer's draw from the stock after both passed.
+    _up_card: int | None = state_field("share", None)
+    _offer_passes: int = state_field("share", 0)
+    _stock_only: bool = state_field("share", False)
     # The result: the knock card, the settlement (computed when first asked
     # for from ``_pending``: how the deal ended, by whom, went rummy).
     _knock_card: int | None = state_field("share", None)
@@ -130,6 +135,9 @@ class DealState:
     _pending: tuple[str, int | None, bool] | None = state_field("share", None)
     # Derived from the rules and the deal number.
     _space: ActionSpace = state_field("derived")
+    # The rules in force (:meth:`Rules.in_force`: Oklahoma's knock limit
+    # follows the first up-card).
+    _knock_rules: Rules = state_field("derived")
     _policy: FamilyPolicy = state_field("derived")
     _play_phase: Phase = state_field("derived")
     # A discard leaving this many cards in the stock or fewer ends the deal
@@ -146,6 +154,7 @@ class DealState:
         rules = self.rules
         policy = self._policy = family_of(rules)
         self._space = action_space(rules)
+        self._knock_rules = rules.in_force(self._up_card)
         self._play_phase = policy.play_phase
         self._wall_stock = rules.wall_cards if policy.wall else -1
         self._all_seven = policy.all_seven(rules, self.deal_number)

@@ -44,6 +44,7 @@ __all__ = [
     "PHASE_DISCARD",
     "PHASE_DRAW",
     "PHASE_MELD",
+    "PHASE_OFFER",
     "PHASE_OVER",
     "ActionTables",
     "ByteActions",
@@ -55,12 +56,13 @@ __all__ = [
 # Enum members are class-attribute look-ups costing ~150 ns each on CPython
 # 3.11, several per step: the hot paths (legal actions, transitions) compare
 # with these module constants instead.
-PHASE_DRAW, PHASE_DECLINE, PHASE_DISCARD, PHASE_MELD, PHASE_OVER = (
+PHASE_DRAW, PHASE_DECLINE, PHASE_DISCARD, PHASE_MELD, PHASE_OVER, PHASE_OFFER = (
     Phase.DRAW,
     Phase.DECLINE,
     Phase.DISCARD,
     Phase.MELD,
     Phase.OVER,
+    Phase.OFFER,
 )
 KIND_DRAW_STOCK, KIND_DRAW_DISCARD, KIND_UNDO, KIND_DISCARD = (
     ActionKind.DRAW_STOCK,

@@ -15,7 +15,7 @@ import random
 
 from pyrummy.core.cards import CardSet
 from pyrummy.core.deal.state import DealState
-from pyrummy.core.deal.tables import PHASE_DECLINE, PHASE_DRAW, PHASE_OVER
+from pyrummy.core.deal.tables import PHASE_DECLINE, PHASE_DRAW, PHASE_OFFER, PHASE_OVER
 from pyrummy.core.phases import EndReason
 from pyrummy.core.settlement import (
     Settlement,
@@ -29,6 +29,7 @@ __all__ = [
     "end_by_cap",
     "finish",
     "go_out",
+    "pass_offer",
     "rebuild_stock",
     "settlement",
     "start_turn",
@@ -51,6 +52,8 @@ def start_turn(deal: DealState, seat: int, first: bool = False) -> None:
         end_by_cap(deal)
     elif first and rules.starter_extra_card:
         deal.phase = deal._play_phase
+    elif first and rules.up_card_offer:
+        deal.phase = PHASE_OFFER
     elif deal._stock:
         deal.phase = PHASE_DRAW
     elif deal._policy.refills_at_turn_start(rules):
@@ -58,6 +61,20 @@ def start_turn(deal: DealState, seat: int, first: bool = False) -> None:
             deal.phase = PHASE_DRAW if deal._stock else PHASE_DECLINE
     else:
         deal.phase = PHASE_DECLINE
+
+
+def pass_offer(deal: DealState, seat: int) -> None:
+    """``seat`` passes the first up-card (docs/rules/gin-standard.md §2): it is
+    offered to the next seat; once every seat has passed, the non-dealer
+    (the first to be offered it) draws from the stock, and only from it."""
+    deal._offer_passes = passes = deal._offer_passes + 1
+    start_turn(deal, (seat + 1) % deal.players)
+    if deal.is_over:  # pragma: no cover - the turn cap is at least 4
+        return
+    if passes < deal.players:
+        deal.phase = PHASE_OFFER
+    else:
+        deal._stock_only = True
 
 
 def stock_ends_deal(deal: DealState) -> bool:
@@ -131,8 +148,8 @@ def settlement(deal: DealState) -> Settlement | None:
 def _settle_now(deal: DealState, how: str, seat: int | None, went_rummy: bool) -> Settlement:
     hands = [CardSet(mask) for mask in deal._hands]
     rules = deal.rules
-    if how == "showdown":
-        return settle(hands, seat, rules)
+    if how == "showdown" or how == "big_gin":
+        return settle(hands, seat, rules, big_gin=how == "big_gin", up_card=deal._up_card)
     if how == "draw":
         return settle_draw(hands, rules)
     if how == "no_winner":

@@ -41,7 +41,7 @@ def observe(
     cards = ALL_CARDS.__getitem__
     fields = {
         "seat": seat,
-        "rules": deal.rules,
+        "rules": deal._knock_rules,
         "players": deal.players,
         "dealer": deal.dealer,
         "deal_number": deal.deal_number,
@@ -83,6 +83,8 @@ def observe(
         "undo_entries": public_undo(deal),
         "end_reason": deal._end,
         "scores": None,
+        "up_card": None if deal._up_card is None else cards(deal._up_card),
+        "offer_passes": deal._offer_passes,
     }
     # Every field is set here, so the frozen dataclass's __init__ (one
     # object.__setattr__ per field: a third of the time of a view that
