@@ -58,6 +58,8 @@ DEFAULT_DEALS = {
     "block": 40,
     "rotham": 5,
     "gin": 120,
+    "gin-standard": 120,
+    "gin-openspiel": 120,
 }
 
 #: Option variants of the melding and knock rules (fewer deals each).
@@ -71,6 +73,8 @@ VARIANTS: list[tuple[str, dict[str, object], int]] = [
     ("block", {"scoring": "pay_per_point"}, 10),
     ("knock", {"knock_penalty_mode": "each_lower", "rum_bonus": 30}, 60),
     ("gin", {"knock_limit": 0, "layoff_on_gin": False}, 20),
+    ("gin-standard", {"oklahoma": True}, 80),
+    ("gin", {"up_card_offer": True, "big_gin_bonus": 31, "tie_undercuts": False}, 40),
 ]
 
 CASES = [
@@ -276,7 +280,8 @@ def check_result(deal: Deal) -> None:
     if rules.family == "gin":
         check_gin_result(deal, result.outcome, net)
         if result.outcome != "draw":
-            assert settle(hands, result.knocker, rules) == result
+            big_gin = result.outcome == "big-gin"
+            assert settle(hands, result.knocker, rules, big_gin=big_gin, up_card=deal.up_card) == result
         return
     values = [hand_value(hand, rules) for hand in hands]
     if result.outcome in ("out", "rummy"):
@@ -310,13 +315,25 @@ def check_gin_result(deal: Deal, outcome: str, net: tuple[Fraction, ...]) -> Non
         return
     knocker = deal.settlement.knocker  # type: ignore[union-attr]
     assert knocker is not None and deal.end_reason == "knock"
-    winner = knocker if outcome in ("knock", "gin") else 1 - knocker
+    if outcome == "tie":
+        assert not rules.tie_undercuts and all(n == 0 for n in net)
+        counts = deal.settlement.counts  # type: ignore[union-attr]
+        assert counts[0] == counts[1]
+        return
+    winner = knocker if outcome in ("knock", "gin", "big-gin") else 1 - knocker
     assert net[1 - winner] == 0 and net[winner] > 0
-    if outcome == "gin":
+    # Oklahoma: a spade first up-card doubles every amount.
+    factor = 2 if rules.oklahoma and deal.up_card is not None and deal.up_card.index < 13 else 1
+    assert all(n % factor == 0 for n in net)
+    if outcome in ("gin", "big-gin"):
         assert deal.settlement.counts[knocker] == 0  # type: ignore[union-attr]
-        assert net[winner] >= rules.gin_bonus
+        bonus = rules.gin_bonus if outcome == "gin" else rules.big_gin_bonus
+        assert net[winner] >= factor * bonus
+    if outcome == "big-gin":
+        assert len(deal.hands(knocker)) == 11 and deal.knock_card is None
+        assert rules.big_gin_bonus > 0
     if outcome == "undercut":
-        assert net[winner] >= rules.undercut_bonus
+        assert net[winner] >= factor * rules.undercut_bonus
 
 
 def check_going_out(

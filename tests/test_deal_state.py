@@ -50,7 +50,7 @@ def _play(deal: Deal, rng: random.Random, steps: int) -> None:
 def _positions(name: str, options: dict[str, object], seed: int) -> list[Deal]:
     """Positions along one random deal (every 7th step, and the end)."""
     rng = random.Random(seed)
-    players = 2 if name == "gin" else 3
+    players = min(3, find_rules(name).max_players)
     deal = new_deal(find_rules(name, **options), players, seed=seed, deal_number=1 + 2 * seed)
     found = []
     while not deal.is_over:

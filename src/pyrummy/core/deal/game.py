@@ -285,6 +285,11 @@ class Deal(DealState):
         return None if self._knock_card is None else ALL_CARDS[self._knock_card]
 
     @property
+    def up_card(self) -> Card | None:
+        """The deal's first up-card (public; Oklahoma reads the knock limit from it)."""
+        return None if self._up_card is None else ALL_CARDS[self._up_card]
+
+    @property
     def action_space(self) -> ActionSpace:
         return self._space
 
