@@ -281,7 +281,10 @@ def check_result(deal: Deal) -> None:
         check_gin_result(deal, result.outcome, net)
         if result.outcome != "draw":
             big_gin = result.outcome == "big-gin"
-            assert settle(hands, result.knocker, rules, big_gin=big_gin, up_card=deal.up_card) == result
+            assert (
+                settle(hands, result.knocker, rules, big_gin=big_gin, up_card=deal.up_card)
+                == result
+            )
         return
     values = [hand_value(hand, rules) for hand in hands]
     if result.outcome in ("out", "rummy"):

@@ -26,6 +26,7 @@ from pyrummy.core.rules import find_rules, preset_names
 REFERENCES = {
     Phase.DRAW: draw_phase.legal_actions,
     Phase.DECLINE: draw_phase.legal_actions,
+    Phase.OFFER: draw_phase.legal_actions,
     Phase.DISCARD: discard_phase.legal_actions,
     Phase.MELD: table_play.legal_actions,
 }

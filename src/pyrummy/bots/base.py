@@ -123,6 +123,18 @@ def first_of_kind(legal_actions: Iterable[Action], kind: ActionKind) -> Action |
     return None
 
 
+def big_gin_of(legal_actions: Iterable[Action]) -> Action | None:
+    """``big gin`` when it is legal: going out with all 11 cards melded
+    scores at least what any knock of the same hand would, so every bot
+    takes it.
+
+    >>> from pyrummy.core.actions import parse_action
+    >>> big_gin_of([parse_action("knock 7C"), parse_action("big gin")])
+    Action('big gin')
+    """
+    return first_of_kind(legal_actions, ActionKind.BIG_GIN)
+
+
 def is_draw_decision(legal_actions: Iterable[Action]) -> bool:
     """True when the choice is where this turn's card comes from (or to decline it)."""
     return any(action.kind in DRAW_KINDS for action in legal_actions)

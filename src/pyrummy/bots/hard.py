@@ -34,7 +34,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from pyrummy.bots.base import configured, require_actions
+from pyrummy.bots.base import big_gin_of, configured, require_actions
 from pyrummy.bots.hard_context import HardConfig, HardContext
 from pyrummy.bots.hard_gin import GinPlay
 from pyrummy.bots.hard_knock import KnockRummyPlay
@@ -124,5 +124,8 @@ class HardBot:
         self.context.last_rollouts = self.context.last_knock_samples = 0
         if len(legal_actions) == 1:
             return legal_actions[0]
+        big_gin = big_gin_of(legal_actions)
+        if big_gin is not None:
+            return big_gin
         rules = find_rules(observation.rules)
         return self.plays[rules.family].choose(observation, legal_actions, rules)

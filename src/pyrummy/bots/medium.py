@@ -45,6 +45,7 @@ from pyrummy.bots.base import (
     GIVE_BACK_KINDS,
     BotError,
     any_but_undo,
+    big_gin_of,
     configured,
     first_of_kind,
     is_draw_decision,
@@ -173,6 +174,9 @@ class MediumBot:
         require_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
+        big_gin = big_gin_of(legal_actions)
+        if big_gin is not None:
+            return big_gin
         rules = find_rules(observation.rules)
         if is_draw_decision(legal_actions):
             return self.choose_draw(observation, legal_actions, rules)

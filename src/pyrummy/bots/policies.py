@@ -32,6 +32,7 @@ from typing import Final
 from pyrummy.bots.base import (
     GIVE_BACK_KINDS,
     BotError,
+    big_gin_of,
     first_of_kind,
     is_draw_decision,
     of_kind,
@@ -73,6 +74,9 @@ class PolicyBot:
         require_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
+        big_gin = big_gin_of(legal_actions)
+        if big_gin is not None:
+            return big_gin
         rules = find_rules(observation.rules)
         hand = observation.hand.mask
         if is_draw_decision(legal_actions):

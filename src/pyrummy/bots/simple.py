@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pyrummy.bots.base import (
     GIVE_BACK_KINDS,
     any_but_undo,
+    big_gin_of,
     configured,
     first_of_kind,
     is_draw_decision,
@@ -98,6 +99,9 @@ class SimpleBot:
         require_actions(legal_actions)
         if len(legal_actions) == 1:
             return legal_actions[0]
+        big_gin = big_gin_of(legal_actions)
+        if big_gin is not None:
+            return big_gin
         rules = find_rules(observation.rules)
         if is_draw_decision(legal_actions):
             return self.choose_draw(observation, legal_actions, rules)

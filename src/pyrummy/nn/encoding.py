@@ -77,7 +77,14 @@ ENCODING_VERSION: Final = 1
 #: Entries in a card plane: every card number, the three jokers included.
 CARDS: Final = N_CARDS
 PHASES: Final = (Phase.DEAL, Phase.DRAW, Phase.DECLINE, Phase.MELD, Phase.DISCARD, Phase.OVER)
-_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+#: Each phase's place in the phase one-hot: gin's up-card offer is the
+#: same choice as the decline phase (take the top discard or pass), so it
+#: shares that place and the tensor's layout (and version) stays as it was.
+PHASE_INDEX: Final = {
+    **{phase: i for i, phase in enumerate(PHASES)},
+    Phase.OFFER: PHASES.index(Phase.DECLINE),
+}
+_PHASE_INDEX: Final = PHASE_INDEX
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]

@@ -33,13 +33,14 @@ from pyrummy.core.actions import UNDO, Action
 from pyrummy.core.deal import Deal
 from pyrummy.research.encoding import (
     CARDS,
+    PHASE_INDEX,
     PHASES,
     FloatArray,
     observation_size,
     research_legal_actions,
 )
 
-_PHASE_INDEX: Final = {phase: i for i, phase in enumerate(PHASES)}
+_PHASE_INDEX: Final = PHASE_INDEX
 _PLANE_BITS: Final = 64
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pyrummy.nn.encoding import (
     CARDS,
     ENCODING_VERSION,
+    PHASE_INDEX,
     PHASES,
     FloatArray,
     MaskArray,
@@ -28,6 +29,7 @@ __all__ = [
     "CARDS",
     "ENCODING_VERSION",
     "PHASES",
+    "PHASE_INDEX",
     "FloatArray",
     "MaskArray",
     "action_ids",

@@ -38,7 +38,7 @@ from pyrummy.core.actions import action_space
 from pyrummy.core.cards import ALL_CARDS, N_STANDARD
 from pyrummy.core.errors import RulesError
 from pyrummy.core.families import family_of
-from pyrummy.core.rules import Rules
+from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.values import value_table
 from pyrummy.research.batched.deadwood import IntArray, MaskArray, deadwoods, suit_table
 from pyrummy.research.batched.gin_showdown import gin_rewards
@@ -75,6 +75,18 @@ def check_supported(rules: Rules) -> None:
             f"(knock, knock-target, gin), not {rules.name}"
             + (f" with {rules.jokers} jokers" if rules.jokers else "")
         )
+    standard = [name for name in _STANDARD_GIN_OPTIONS if getattr(rules, name) != _PLAIN_GIN[name]]
+    if standard:
+        raise UnsupportedRulesError(
+            f"the batched environments do not play the standard gin option(s) "
+            f"{', '.join(standard)} ({rules.name}); use the PettingZoo, Gymnasium or "
+            f"OpenSpiel-style environments"
+        )
+
+
+#: Standard gin's options the batched engine does not play, and their plain values.
+_STANDARD_GIN_OPTIONS: Final = ("up_card_offer", "oklahoma", "big_gin_bonus", "tie_undercuts")
+_PLAIN_GIN: Final = {name: getattr(find_rules("gin"), name) for name in _STANDARD_GIN_OPTIONS}
 
 
 def _cards_of(masks: MaskArray) -> npt.NDArray[np.uint8]:
