@@ -48,6 +48,9 @@ CASES: list[tuple[str, str, dict[str, object], int, int, int]] = [
     ("rotham-all-seven", "rotham", {}, 2, 2, 4),
     ("rummy-cap", "rummy", {"turn_cap": 12, "last_discard_required": True}, 3, 2, 1),
     ("gin-cap", "gin", {"turn_cap": 6}, 2, 2, 1),
+    ("gin-standard", "gin-standard", {}, 2, 6, 1),
+    ("gin-oklahoma", "gin-standard", {"oklahoma": True}, 2, 6, 1),
+    ("gin-openspiel", "gin-openspiel", {}, 2, 6, 1),
 ]
 
 #: Action texts tried at every step on a copy (most are refused: their reasons are hashed).
@@ -96,6 +99,12 @@ PINS: dict[str, str] = {
     "rummy-cap/simple": "e3de1dd3dc86517ae0f8",
     "gin-cap/random": "8ce71f3127bdee22f9b5",
     "gin-cap/simple": "1e0bb788a556c15e6ea5",
+    "gin-standard/random": "29f609dece71bfc406d4",
+    "gin-standard/simple": "bd4b2f83b2f064d3e056",
+    "gin-oklahoma/random": "ceaa3ab3cc1daeff3f58",
+    "gin-oklahoma/simple": "14f25527e70db21f03ba",
+    "gin-openspiel/random": "dcfc00baf7890e2437ef",
+    "gin-openspiel/simple": "a49d1936e1eb1e4c6844",
 }
 
 
