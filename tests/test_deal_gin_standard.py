@@ -65,7 +65,8 @@ def test_offer_passed_by_the_non_dealer_goes_to_the_dealer() -> None:
     assert deal.phase is Phase.OFFER and deal.current_seat == 0
     assert deal.observe(0).offer_passes == 1
     deal.apply("draw discard")  # the dealer takes QH and discards
-    assert "QH" in str(deal.hands(0)) and deal.phase is Phase.DISCARD
+    assert "QH" in str(deal.hands(0))
+    assert deal.observe(0).phase is Phase.DISCARD
     refused(deal, "discard QH", "action.taken_discard_back")
     deal.apply("discard 2C")
     # Then the non-dealer plays a normal turn, from either pile.
@@ -105,6 +106,7 @@ def test_the_offer_survives_copies_records_and_samples() -> None:
     assert again.legal_actions() == deal.legal_actions() == [parse_action("draw stock")]
     deal.apply("draw stock")
     replayed = parse_record(deal.record())
+    assert isinstance(replayed, Deal)
     assert replayed.observe(0) == deal.observe(0)
 
 
@@ -169,6 +171,7 @@ def test_big_gin_goes_out_without_a_discard_for_31() -> None:
     assert result.net == points(0, 31 + 2)
     assert [str(t.reason) for t in result.transfers] == ["big gin bonus", "difference"]
     replayed = parse_record(deal.record())
+    assert isinstance(replayed, Deal)
     assert replayed.settlement == result
 
 
@@ -248,6 +251,7 @@ def test_oklahoma_deals_replay_from_their_record() -> None:
     text = deal.record()
     assert "oklahoma=true" in text
     replayed = parse_record(text)
+    assert isinstance(replayed, Deal)
     assert replayed.settlement == deal.settlement
     assert replayed.observe(0).rules.knock_limit == 7
 
@@ -268,9 +272,9 @@ def test_match_end_bonuses_worked_example() -> None:
     # Seat 0 won 3 deals for 104, seat 1 won 2 for 60: no shutout.
     bonuses = settle_match_end(rules, [104, 60], [3, 2])
     assert [(t.payee, t.amount, str(t.reason)) for t in bonuses] == [
-        (0, 100, "game bonus"),
-        (0, 75, "line bonus"),
-        (1, 50, "line bonus"),
+        (0, Fraction(100), "game bonus"),
+        (0, Fraction(75), "line bonus"),
+        (1, Fraction(50), "line bonus"),
     ]
     # Shutout: seat 1 scored nothing; seat 0's 112 + 100 + 4 * 25 = 312, doubled.
     shutout = settle_match_end(rules, [112, 0], [4, 0])
@@ -297,6 +301,7 @@ def _play_big_gin(match_rules: Rules, winners: list[int]) -> tuple[Fraction, ...
         match.apply("pass")
         while not deal.is_over:
             seat = deal.current_seat
+            assert seat is not None
             if seat == winner and "big gin" in legal(deal):
                 match.apply("big gin")
             elif deal.phase is Phase.DRAW:

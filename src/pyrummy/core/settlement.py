@@ -551,7 +551,7 @@ def settle(
     rules: Rules | str = "knock",
     *,
     big_gin: bool = False,
-    up_card: Card | int | None = None,
+    up_card: Card | int | str | None = None,
 ) -> Settlement:
     """Settle a showdown of these hands (one per seat, from seat 0).
 
