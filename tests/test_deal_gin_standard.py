@@ -43,6 +43,11 @@ def standard_deal(
     return new_deal(rules, hands=[defender, knocker], upcard=upcard, stock=stock, seed=1)
 
 
+def phase_of(deal: Deal) -> Phase:
+    """The deal's phase, read afresh (each step changes it)."""
+    return deal.phase
+
+
 def both_pass(deal: Deal) -> None:
     deal.apply("pass", 1)
     deal.apply("pass", 0)
@@ -53,7 +58,7 @@ def both_pass(deal: Deal) -> None:
 
 def test_the_non_dealer_is_offered_the_up_card_first() -> None:
     deal = standard_deal()
-    assert deal.phase is Phase.OFFER and deal.current_seat == 1
+    assert phase_of(deal) is Phase.OFFER and deal.current_seat == 1
     assert legal(deal) == {"draw discard", "decline"}
     refused(deal, "draw stock", "action.offer_pending")
     refused(deal, "discard 9C", "action.draw_first")
@@ -62,22 +67,22 @@ def test_the_non_dealer_is_offered_the_up_card_first() -> None:
 def test_offer_passed_by_the_non_dealer_goes_to_the_dealer() -> None:
     deal = standard_deal()
     deal.apply("pass")
-    assert deal.phase is Phase.OFFER and deal.current_seat == 0
+    assert phase_of(deal) is Phase.OFFER and deal.current_seat == 0
     assert deal.observe(0).offer_passes == 1
     deal.apply("draw discard")  # the dealer takes QH and discards
     assert "QH" in str(deal.hands(0))
-    assert deal.observe(0).phase is Phase.DISCARD
+    assert phase_of(deal) is Phase.DISCARD
     refused(deal, "discard QH", "action.taken_discard_back")
     deal.apply("discard 2C")
     # Then the non-dealer plays a normal turn, from either pile.
-    assert deal.current_seat == 1 and deal.phase is Phase.DRAW
+    assert deal.current_seat == 1 and phase_of(deal) is Phase.DRAW
     assert legal(deal) == {"draw stock", "draw discard"}
 
 
 def test_both_passing_makes_the_non_dealer_draw_from_the_stock() -> None:
     deal = standard_deal()
     both_pass(deal)
-    assert deal.current_seat == 1 and deal.phase is Phase.DRAW
+    assert deal.current_seat == 1 and phase_of(deal) is Phase.DRAW
     assert legal(deal) == {"draw stock"}
     refused(deal, "draw discard", "action.offer_passed")
     refused(deal, "pass", "action.decline_not_allowed")
@@ -91,7 +96,7 @@ def test_both_passing_makes_the_non_dealer_draw_from_the_stock() -> None:
 def test_taking_the_offered_up_card_is_the_non_dealers_draw() -> None:
     deal = standard_deal()
     deal.apply("draw discard")
-    assert deal.current_seat == 1 and deal.phase is Phase.DISCARD
+    assert deal.current_seat == 1 and phase_of(deal) is Phase.DISCARD
     deal.apply("discard 9C")
     assert deal.current_seat == 0 and legal(deal) == {"draw stock", "draw discard"}
 
@@ -100,7 +105,7 @@ def test_the_offer_survives_copies_records_and_samples() -> None:
     deal = standard_deal()
     deal.apply("pass")
     copy = deal.clone()
-    assert copy.phase is Phase.OFFER and copy.observe(0).offer_passes == 1
+    assert phase_of(copy) is Phase.OFFER and copy.observe(0).offer_passes == 1
     deal.apply("pass")
     again = sample_deal(deal.observe(1), random.Random(0))
     assert again.legal_actions() == deal.legal_actions() == [parse_action("draw stock")]
@@ -304,7 +309,7 @@ def _play_big_gin(match_rules: Rules, winners: list[int]) -> tuple[Fraction, ...
             assert seat is not None
             if seat == winner and "big gin" in legal(deal):
                 match.apply("big gin")
-            elif deal.phase is Phase.DRAW:
+            elif phase_of(deal) is Phase.DRAW:
                 match.apply("draw stock")
             else:
                 match.apply(f"discard {deal.hands(seat).sorted_by_rank()[-1]}")
