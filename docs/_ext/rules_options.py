@@ -61,9 +61,35 @@ MEANINGS: dict[str, tuple[str, str]] = {
     "undercut_bonus": ("gin", "bonus for a defender with no more deadwood than the knocker"),
     "layoff_on_gin": ("gin", "the defender may lay off on a gin hand"),
     "wall_cards": ("gin", "the deal is drawn when this many stock cards are left"),
+    "big_gin_bonus": (
+        "gin",
+        "big gin: 11 cards all melded after the draw go out without a discard for this bonus "
+        "(0: no big gin)",
+    ),
+    "tie_undercuts": (
+        "gin",
+        "a defender tying the knocker undercuts (off: a tie scores nothing, as in OpenSpiel)",
+    ),
+    "up_card_offer": (
+        "gin",
+        "the first up-card is offered to the non-dealer, then the dealer (pass: `decline`); "
+        "if both pass, the non-dealer draws from the stock",
+    ),
+    "oklahoma": (
+        "gin",
+        "the first up-card's value is the knock limit (an ace: gin only); "
+        "a spade up-card doubles the deal's score",
+    ),
     "match_end": ("match", "how a match ends"),
     "target": ("match", "the score that ends a match (`target`, `penalty_limit`)"),
     "deals": ("match", "the number of deals (`match_end=deals`, or `pay_per_point` scoring)"),
+    "game_bonus": ("match", "added to the match winner's score when the match ends"),
+    "line_bonus": ("match", "added at the match's end to every player per deal won (line/box)"),
+    "shutout_double": (
+        "match",
+        "when no other player scored, the winner's whole game score (points and bonuses) "
+        "is doubled",
+    ),
 }
 
 FAMILIES = {
