@@ -83,6 +83,25 @@ export const RULES = {
         ["Score", "Knocker lower: the knocker scores the difference. Defender equal or lower (undercut): the defender scores the difference + 10. Gin (all 10 cards melded): 20 + the defender's deadwood. With only 2 cards left in the stock and no knock, the deal is a draw. Game to 100."],
       ],
     },
+    "gin-standard": {
+      title: "Gin Rummy (standard rules)",
+      flow: "gin",
+      sections: [
+        ["Source", "The common rules of Gin Rummy as Pagat (pagat.com/rummy/ginrummy.html) and Hoyle give them; the rest as in Gin Rummy."],
+        ["First up-card", "The non-dealer may take the up-card or pass; then the dealer may take it or pass; if both pass, the non-dealer draws from the stock. Press Pass to pass."],
+        ["Score", "Knocker lower: the difference. Undercut (defender equal or lower): the difference + 25. Gin: 25 + the defender's deadwood; no lay-offs on gin. Big gin (11 cards all melded after drawing, no discard): 31 + the defender's deadwood."],
+        ["Game", "Game to 100: the winner adds 100, each player 25 per deal won. If the loser scored nothing (shutout), the winner's whole score is doubled."],
+        ["Oklahoma (option)", "The first up-card's value is the knock limit (an ace: gin only); a spade up-card doubles the deal's score. The table shows the limit in force."],
+      ],
+    },
+    "gin-openspiel": {
+      title: "Gin Rummy (OpenSpiel's rules)",
+      flow: "gin",
+      sections: [
+        ["Source", "The defaults of OpenSpiel's gin_rummy, for research side by side: one deal, knock at 10 or less, the first up-card offered, gin 25, undercut 25, no lay-offs on gin."],
+        ["Ties", "A defender who ties the knocker scores nothing and neither does the knocker."],
+      ],
+    },
   },
   ru: {
     common: {
@@ -164,6 +183,25 @@ export const RULES = {
         ["Счёт", "У стучавшего меньше: он получает разницу. У защищающегося столько же или меньше (подрезка): он получает разницу + 10. Джин (все 10 карт в комбинациях): 20 + остаток соперника. Если в колоде осталось 2 карты и никто не постучал - ничья. Игра до 100."],
       ],
     },
+    "gin-standard": {
+      title: "Джин-рамми (стандартные правила)",
+      flow: "gin",
+      sections: [
+        ["Источник", "Общепринятые правила джин-рамми по Pagat (pagat.com/rummy/ginrummy.html) и Хойлу; остальное как в джин-рамми."],
+        ["Первая открытая карта", "Несдающий может взять открытую карту или спасовать; затем сдающий; если оба спасовали, несдающий берёт из колоды. Кнопка «Пас»."],
+        ["Счёт", "У стучавшего меньше: разница. Подрезка: разница + 25. Джин: 25 + остаток соперника, подкладывать к джину нельзя. Большой джин (все 11 карт в комбинациях после добора, без сброса): 31 + остаток соперника."],
+        ["Игра", "Игра до 100: победитель получает ещё 100, каждый - по 25 за выигранную сдачу. Если проигравший не набрал ни очка, весь счёт победителя удваивается."],
+        ["Оклахома (вариант)", "Стоимость первой открытой карты - предел стука (туз - только джин); пика удваивает счёт сдачи. Стол показывает действующий предел."],
+      ],
+    },
+    "gin-openspiel": {
+      title: "Джин-рамми (правила OpenSpiel)",
+      flow: "gin",
+      sections: [
+        ["Источник", "Настройки gin_rummy из OpenSpiel для сравнения в исследованиях: одна сдача, стук при 10 и меньше, первая открытая карта предлагается, джин 25, подрезка 25, к джину не подкладывают."],
+        ["Ничья", "Если у защищающегося столько же, сколько у стучавшего, никто не получает очков."],
+      ],
+    },
   },
 };
 
@@ -192,4 +230,4 @@ export const FAQ = {
   ],
 };
 
-export const GAME_ORDER = ["knock", "rummy", "gin", "knock-target", "basic", "block", "rotham"];
+export const GAME_ORDER = ["knock", "rummy", "gin", "gin-standard", "knock-target", "basic", "block", "rotham", "gin-openspiel"];
