@@ -863,7 +863,8 @@ export class TableView {
     if (myTurn && drawing) {
       if (legal.stock || !legal.decline) buttons.push(button("stock", t("btn.draw"), legal.stock));
       buttons.push(button("pile", t("btn.take"), legal.pile));
-      if (legal.decline) buttons.push(button("decline", t("btn.decline"), true));
+      // Passing the first up-card (standard gin's offer) is the same action as declining.
+      if (legal.decline) buttons.push(button("decline", t(obs.phase === "offer" ? "btn.pass" : "btn.decline"), true));
     } else if (myTurn) {
       if (tablePlay) {
         buttons.push(button("meld", t("btn.meld"), this.canTryMeld(legal)));
