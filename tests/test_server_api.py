@@ -54,7 +54,17 @@ def snapshot(client: TestClient, table_id: str, tokens: dict[int, str]) -> list[
 def test_presets_lists_every_game_and_the_bots(client: TestClient) -> None:
     data = client.get("/api/presets").json()
     names = [p["name"] for p in data["presets"]]
-    assert names == ["knock", "knock-target", "rummy", "basic", "block", "rotham", "gin"]
+    assert names == [
+        "knock",
+        "knock-target",
+        "rummy",
+        "basic",
+        "block",
+        "rotham",
+        "gin",
+        "gin-standard",
+        "gin-openspiel",
+    ]
     gin = next(p for p in data["presets"] if p["name"] == "gin")
     assert (gin["min_players"], gin["max_players"]) == (2, 2)
     assert set(data["bots"]) == {"easy", "medium", "hard", "random", "learned"}
