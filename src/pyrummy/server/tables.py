@@ -70,6 +70,9 @@ QUEUE_LIMIT = 500
 WEB_BOTS: Final = (*DIFFICULTIES, "random", "learned")
 #: The bot a seat gets when none is named (a new table's opponents, a hint).
 DEFAULT_BOT: Final = "medium"
+#: The shuffle new tables deal by: the documented one anyone can check
+#: (docs/fair-deals.md); tables stored without one keep the legacy shuffle.
+TABLE_SHUFFLE: Final = PORTABLE_SHUFFLE
 
 
 class TableError(Exception):
@@ -592,7 +595,7 @@ def new_table_spec(
         seed=seed,
         first_dealer=probe.first_dealer,
         bot_delay=bot_delay,
-        shuffle=PORTABLE_SHUFFLE,
+        shuffle=TABLE_SHUFFLE,
         salt=new_match_salt(),
     )
 
