@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from pyrummy.core.deal import new_deal
 from pyrummy.core.rules import find_rules, preset_names
+from pyrummy.core.shuffle import LEGACY_SHUFFLE, SHUFFLES
 
 GOAL_VS_OPENSPIEL = 10.0
 
@@ -92,14 +93,21 @@ def measure(loops: dict[str, Callable[[int], int]], seconds: float, passes: int)
     return [best[name] for name in loops]
 
 
-def ours(rules_name: str, players: int, rng: random.Random) -> Callable[[int], int]:
+def ours(
+    rules_name: str, players: int, rng: random.Random, shuffle: str = LEGACY_SHUFFLE
+) -> Callable[[int], int]:
     rules = find_rules(rules_name)
     cycle = rules.deals if rules.match_end == "deals" else 0
 
     def play_one(index: int) -> int:
         number = index % cycle + 1 if cycle and index >= 0 else 1
         deal = new_deal(
-            rules, players=players, seed=index & 0xFFFFFFFF, dealer=0, deal_number=number
+            rules,
+            players=players,
+            seed=index & 0xFFFFFFFF,
+            dealer=0,
+            deal_number=number,
+            shuffle=shuffle,
         )
         actions = 0
         while not deal.is_over:
@@ -289,6 +297,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--no-presets", action="store_true", help="only the gin comparison")
     parser.add_argument(
+        "--shuffle",
+        choices=SHUFFLES,
+        default=LEGACY_SHUFFLE,
+        help="how our seeded deals are shuffled (default: the legacy python-mt; "
+        "the server deals by sha256-fy-1)",
+    )
+    parser.add_argument(
         "--cold-runs",
         type=int,
         default=5,
@@ -306,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         f" interleaved passes (best kept); Python {platform.python_version()}"
     )
     say("(on a shared machine CPU time still varies with the neighbours' load)\n")
-    loops: dict[str, Callable[[int], int]] = {"pyrummy gin": ours("gin", 2, rng)}
+    loops: dict[str, Callable[[int], int]] = {"pyrummy gin": ours("gin", 2, rng, args.shuffle)}
     missing: dict[str, str] = {}
     for name, factory in (("OpenSpiel gin_rummy", openspiel), ("RLCard gin-rummy", rlcard_gin)):
         loop = factory(rng)
@@ -366,7 +381,9 @@ def main(argv: list[str] | None = None) -> int:
                 if not rules.min_players <= players <= rules.max_players:
                     continue
                 label = f"{name} ({players}p)"
-                speed = measure({label: ours(name, players, rng)}, args.seconds, args.passes)[0]
+                speed = measure(
+                    {label: ours(name, players, rng, args.shuffle)}, args.seconds, args.passes
+                )[0]
                 presets.append(speed)
                 say(
                     f"{speed.name:<22} {speed.deals_per_second:>9.1f}"

@@ -12,10 +12,15 @@ A card a seat may see is: in its own hand, or public at some point of the
 current deal (the discard pile, the table), or anything once the deal is
 over. The audit computes that from the full deal state, independently of
 :class:`~pyrummy.core.observation.Observation`, which the server uses.
+
+Fair deals: no message may hold the seed or the salt of a deal that is not
+over (nor the table's own seed and salt), and every state of a deal under
+way shows that deal's commitment.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -26,8 +31,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from db_fixtures import load_stored, stored_url
+from pyrummy.cli.cmd_verify import problems as verify_problems
 from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
+from pyrummy.core.match import Match
 from pyrummy.server.tables import build_match
 from test_server_helpers import app_client, cards_in, create, headers
 
@@ -56,6 +63,14 @@ class Forbidden:
         stored = load_stored(url, table_id)
         assert stored is not None
         match = build_match(stored.spec)
+        assert stored.spec.salt is not None, "new tables commit to their deals"
+        #: The table's secrets, and each deal's (by deal number), as text.
+        self.table_secrets = {str(stored.spec.seed), stored.spec.salt}
+        self.deal_secrets: dict[int, set[str]] = {}
+        self.commitments: dict[int, str] = {}
+        #: Deals finished after 0, 1, 2, ... actions.
+        self.finished = [0]
+        self._note_secrets(match)
         self.state: dict[Viewer, list[set[str]]] = {viewer: [] for viewer in viewers}
         self.action: dict[Viewer, list[set[str]]] = {viewer: [set()] for viewer in viewers}
         deal = match.deal
@@ -69,6 +84,26 @@ class Forbidden:
                 deal = match.deal
                 public = visible_now(deal)
             self._note(self.state, deal, public)
+            self.finished.append(len(match.finished_deals))
+            self._note_secrets(match)
+
+    def _note_secrets(self, match: Match) -> None:
+        for number in range(1, len(match.finished_deals) + 2):
+            fairness = match.fairness_of(number)
+            if fairness is not None and number not in self.deal_secrets:
+                assert fairness.salt is not None
+                self.deal_secrets[number] = {str(fairness.seed), fairness.salt}
+                self.commitments[number] = fairness.commitment
+
+    def secrets(self, seq: int) -> set[str]:
+        """What no message numbered ``seq`` may hold: the table's seed and
+        salt, and those of every deal not over after ``seq`` actions."""
+        done = self.finished[seq]
+        hidden = set(self.table_secrets)
+        for number, secrets in self.deal_secrets.items():
+            if number > done:
+                hidden |= secrets
+        return hidden
 
     @staticmethod
     def _note(into: dict[Viewer, list[set[str]]], deal: Deal, public: set[str]) -> None:
@@ -110,6 +145,14 @@ def check(messages: Received, forbidden: Forbidden) -> int:
             current.pop("match", None)  # totals and transfers only
         leaked = cards_in(without_represents(current)) & hidden
         assert not leaked, f"viewer {viewer} saw {sorted(leaked)} at event {seq}: {message}"
+        text = json.dumps(message)
+        # (A short secret, the small seed a test gives its table, turns up by chance.)
+        told = {s for s in forbidden.secrets(seq) if len(s) >= 12 and s in text}
+        assert not told, f"viewer {viewer} was told the secret {told} at {seq}: {message}"
+        if current.get("type") != "event":
+            deal_number = forbidden.finished[seq] + 1
+            assert current["fair"]["commitment"] == forbidden.commitments[deal_number]
+            assert set(current["fair"]) == {"shuffle", "commitment"}
         checked += 1
     return checked
 
@@ -230,6 +273,8 @@ def test_a_person_and_bots_see_only_what_they_may(
         assert player.over and watcher.over
         forbidden = Forbidden(stored_url(tmp_path), table_id, [0, None])
         checked = check(received + player.received + watcher.received, forbidden)
+        # Every deal of the stored match was committed to and verifies.
+        assert verify_problems(client.get(f"/api/matches/{table_id}/record").text) == []
     assert checked > 20
 
 
@@ -274,3 +319,5 @@ def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
             assert created["token"] is None and created["seat"] is None
             forbidden = Forbidden(stored_url(tmp_path), created["table"]["id"], [None])
             assert check(watcher.received, forbidden) > 20
+            record = client.get(f"/api/matches/{created['table']['id']}/record").text
+            assert verify_problems(record) == []

@@ -6,6 +6,7 @@ Runs on SQLite and on PostgreSQL (tests/db_fixtures.py gives ``database_url``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import subprocess
 import sys
@@ -63,6 +64,8 @@ def make_old_database(url: str, with_acknowledged: bool = False) -> tuple[str, l
     """An old-schema database holding one live table (a person and a bot) with
     two actions played; returns the table id and the actions."""
     spec = new_table_spec("knock", {}, [SeatSpec("human"), SeatSpec("bot", "easy")], 0.0, seed=5)
+    # Made before fair deals: the legacy shuffle, no salt (the old schema has neither).
+    spec = dataclasses.replace(spec, shuffle=None, salt=None)
     match = build_match(spec)
     played = []
     seats = []
@@ -132,6 +135,8 @@ def test_a_database_made_before_acknowledged_json_is_upgraded_at_open(database_u
     assert stored is not None
     assert [a.text for a in stored.actions] == played
     assert stored.acknowledged == {} and stored.status == "live"
+    # Its deals keep the legacy shuffle, without commitments (0009_fair_deals).
+    assert stored.spec.shuffle is None and stored.spec.salt is None
     assert revision_of(database_url) == head_revision()
     # Upgrading again changes nothing.
     again = run(open_and_load(database_url, table_id))
@@ -145,6 +150,7 @@ def test_the_server_starts_on_an_old_database_and_resumes_its_table(database_url
         state = client.get(f"/api/tables/{table_id}/state", headers={"X-Seat-Token": TOKEN})
         assert state.status_code == 200, state.text
         assert state.json()["seq"] >= len(played)
+        assert state.json()["fair"] is None  # a table made before fair deals
 
 
 def test_a_database_of_the_pre_alembic_current_schema_is_stamped(database_url: str) -> None:

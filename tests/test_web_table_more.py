@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expec
 
 from pyrummy.core.match import new_match
 from pyrummy.core.rules import find_rules
+from pyrummy.server.tables import TABLE_SHUFFLE
 from test_web_player import cards_at_rest, drag, in_viewport, seat_state
 from web_helpers import (
     base_url,
@@ -226,7 +227,8 @@ def rotham_seed_with_one_card_and_two_jokers() -> tuple[int, str]:
     one real card with both jokers once they draw: as a set or as runs."""
     rules = find_rules("rotham")
     for seed in range(2000):
-        deal = new_match(rules, players=2, seed=seed).deal
+        # Dealt as the server's tables deal a seed.
+        deal = new_match(rules, players=2, seed=seed, shuffle=TABLE_SHUFFLE).deal
         if deal.current_seat != 0:
             continue
         draw = next((a for a in deal.legal_actions() if str(a) == "draw stock"), None)

@@ -22,6 +22,7 @@ from pyrummy.core.cards import CardSet
 from pyrummy.core.match import new_match
 from pyrummy.core.melds import all_melds_in, explain_meld
 from pyrummy.core.rules import Rules, find_rules
+from pyrummy.server.tables import TABLE_SHUFFLE
 from server_process import running_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,7 +147,8 @@ def rummy_seed_with_four_card_meld() -> tuple[int, list[str]]:
     four-card meld once they draw the top of the stock."""
     rules = find_rules("rummy")
     for seed in range(5000):
-        deal = new_match(rules, players=2, seed=seed).deal
+        # Dealt as the server's tables deal a seed.
+        deal = new_match(rules, players=2, seed=seed, shuffle=TABLE_SHUFFLE).deal
         hand = deal.hands(0) | CardSet([deal.stock[0]])
         fours = [m for m in all_melds_in(hand, rules) if len(m) == 4]
         if fours:

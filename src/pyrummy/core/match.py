@@ -65,6 +65,7 @@ from pyrummy.core.errors import (
     SetupError,
     StoredActionError,
 )
+from pyrummy.core.fairness import DealFairness, deal_salt, is_hex64
 from pyrummy.core.families import family_of
 from pyrummy.core.ledger import Ledger, Transfer
 from pyrummy.core.observation import Observation
@@ -72,6 +73,7 @@ from pyrummy.core.record_writer import match_record
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import derive_seed
 from pyrummy.core.settlement import settle_match_end
+from pyrummy.core.shuffle import LEGACY_SHUFFLE, check_shuffle
 
 #: Characters a player name may not hold: the record's ``Names`` header lists
 #: the names separated by commas inside one quoted value.
@@ -196,6 +198,8 @@ class Match:
         first_dealer: int,
         names: tuple[str, ...],
         seed: int | None,
+        shuffle: str = LEGACY_SHUFFLE,
+        salt: str | None = None,
     ) -> None:
         rules.check_players(players)
         if not 0 <= first_dealer < players:
@@ -205,6 +209,14 @@ class Match:
         self.first_dealer: Final = first_dealer
         self.names: Final = names
         self.seed: Final = seed
+        #: The shuffle every deal's seed deals by (:mod:`pyrummy.core.shuffle`).
+        self.shuffle: Final = shuffle
+        #: The match's secret salt (:mod:`pyrummy.core.fairness`): with a seed,
+        #: every deal is committed to before it is played.
+        self.salt: Final = salt
+        #: Each deal's commitment and its seed and salt, by deal number
+        #: (secret until the deal ends: see :meth:`fairness_of`).
+        self.fairness: dict[int, DealFairness] = {}
         self.ending: Final = match_end_of(rules)
         self.finished_deals: list[Deal] = []
         self.ledger = Ledger()
@@ -229,13 +241,33 @@ class Match:
         return None if self.seed is None else deal_seed(self.seed, deal_number)
 
     def _deal_for(self, deal_number: int) -> Deal:
+        seed = self.deal_seed_of(deal_number)
+        if seed is not None and self.salt is not None:
+            self.fairness[deal_number] = DealFairness.make(
+                self.shuffle, seed, deal_salt(self.salt, deal_number)
+            )
         return new_deal(
             self.rules,
             players=self.players,
-            seed=self.deal_seed_of(deal_number),
+            seed=seed,
             dealer=self.dealer_of(deal_number),
             deal_number=deal_number,
+            shuffle=self.shuffle,
         )
+
+    def fairness_of(self, deal_number: int) -> DealFairness | None:
+        """Deal ``deal_number``'s commitment, with its seed and salt (None:
+        the deal is not committed to: no salt, no seed, or dealt by hand).
+
+        The seed and salt are secret until that deal is over: what a player
+        may see before is :meth:`DealFairness.sealed`.
+
+        >>> m = new_match("gin", players=2, seed=4, shuffle="sha256-fy-1", salt="ab" * 32)
+        >>> fair = m.fairness_of(1)
+        >>> fair.problem() is None and fair.seed == m.deal_seed_of(1) == m.deal.seed
+        True
+        """
+        return self.fairness.get(deal_number)
 
     def use_deal(self, deal: Deal) -> None:
         """Play ``deal`` as the current deal instead of the one the match dealt:
@@ -256,6 +288,7 @@ class Match:
             )
         if deal.rules != self.rules:
             raise IllegalActionError("a replacement deal must be played under the match rules")
+        self.fairness.pop(number, None)
         self.deal = deal
 
     # -- the verbs of a deal ----------------------------------------------------
@@ -374,6 +407,7 @@ class Match:
         copy = Match.__new__(Match)
         copy.__dict__.update(self.__dict__)
         copy.finished_deals = list(self.finished_deals)
+        copy.fairness = dict(self.fairness)
         copy.ledger = Ledger(list(self.ledger.transfers))
         copy.deal = self.deal if self._over else self.deal.clone()
         return copy
@@ -439,6 +473,8 @@ def new_match(
     hands: HandsLike | None = None,
     upcard: str | Card | None = None,
     stock: str | Iterable[Card] | None = None,
+    shuffle: str = LEGACY_SHUFFLE,
+    salt: str | None = None,
     **options: object,
 ) -> Match:
     """A new match, its first deal dealt.
@@ -452,6 +488,10 @@ def new_match(
     :func:`~pyrummy.core.deal.new_deal` does; the deals after it are
     shuffled as usual. The record of such a match keeps every deck and no
     ``Seed`` header.
+
+    ``shuffle`` names how a seed shuffles (:mod:`pyrummy.core.shuffle`);
+    ``salt`` (64 hex digits, secret) commits the match to each deal before it
+    is played (:mod:`pyrummy.core.fairness`, :meth:`Match.fairness_of`).
 
     >>> m = new_match("gin", players=2, seed=1, dealer=1, hands=[
     ...     "AS 2S 3S 4S 5S 6S 7S 8S 9S TS", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"], upcard="KC")
@@ -481,7 +521,13 @@ def new_match(
             dealer = _first_dealer_from_seed(seed, players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise RulesError(f"dealer {dealer!r} is not a seat of {players} players")
-    match = Match(resolved, players, dealer, check_names(names, players), seed)
+    try:
+        check_shuffle(shuffle)
+    except ValueError as exc:
+        raise RulesError(str(exc)) from None
+    if salt is not None and not is_hex64(salt):
+        raise RulesError("salt: expected 64 lowercase hex digits")
+    match = Match(resolved, players, dealer, check_names(names, players), seed, shuffle, salt)
     if hands is not None:
         match.use_deal(
             new_deal(
@@ -492,6 +538,7 @@ def new_match(
                 hands=hands,
                 upcard=upcard,
                 stock=stock,
+                shuffle=shuffle,
             )
         )
     elif upcard is not None or stock is not None:

@@ -29,8 +29,10 @@ the final result::
 Headers, in this order when present: ``Game`` (``match`` or ``deal``),
 ``Rules`` (preset name), ``Options`` (the options that differ from the
 preset, ``name=value`` words, see :meth:`Rules.option_text`), ``Players``,
-``Names`` (match only: comma separated), ``Seed``, ``FirstDealer`` (match
-only), then the free headers ``Event``, ``Site``, ``Date``, ``Round``,
+``Names`` (match only: comma separated), ``Seed``, ``Shuffle`` (the
+shuffle the seeds deal by, :mod:`pyrummy.core.shuffle`; none: ``python-mt``,
+the one every record made before the portable shuffle was dealt with),
+``FirstDealer`` (match only), then the free headers ``Event``, ``Site``, ``Date``, ``Round``,
 ``Time``, ``Annotator``, which the record keeps but the game ignores. Header
 values are quoted; ``\\"`` and ``\\\\`` escape a quote and a backslash.
 
@@ -40,6 +42,13 @@ one line per action ``seat: action`` (the action's text form, see
 :mod:`pyrummy.core.actions`), and, once the deal is over, ``Outcome:`` and
 ``Net:`` (every seat's points from this deal, exact fractions with a sign).
 Blank lines and lines starting with ``#`` are ignored.
+
+**Fair deals** (docs/fair-deals.md). After its ``Deck:`` line, a deal
+committed to before it was played has ``Commitment: <hex>``, and once it is
+over ``Reveal: <seed> <salt>`` (:mod:`pyrummy.core.fairness`). Reading
+checks that the reveal opens the commitment, that the deck is the one the
+revealed seed deals, and, with a ``Seed`` header, that the revealed seed is
+the deal's seed of the match.
 
 **Setting up a position by hand.** Instead of the ``Deck:`` line, a deal
 section may give the position as a player sees it (what
@@ -101,7 +110,8 @@ from typing import Final
 from pyrummy.core.cards import Card, parse_card_list
 from pyrummy.core.deal import Deal, arrange_deck, new_deal
 from pyrummy.core.errors import RecordError, RummyError, StoredActionError
-from pyrummy.core.match import Match, check_ending, check_names, replay_actions
+from pyrummy.core.fairness import DealFairness, deck_problem, is_hex64
+from pyrummy.core.match import Match, check_ending, check_names, deal_seed, replay_actions
 from pyrummy.core.record_writer import (
     FREE_HEADERS,
     GAME_HEADERS,
@@ -110,6 +120,7 @@ from pyrummy.core.record_writer import (
     match_record,
 )
 from pyrummy.core.rules import Rules, find_rules, parse_options
+from pyrummy.core.shuffle import LEGACY_SHUFFLE, check_shuffle
 
 __all__ = [
     "FREE_HEADERS",
@@ -124,6 +135,7 @@ __all__ = [
 _HEADER_LINE: Final = re.compile(r'\[([A-Za-z]+)\s+"((?:[^"\\]|\\.)*)"\]')
 _ACTION_LINE: Final = re.compile(r"(\d+)\s*:\s*(\S.*)")
 _DEAL_LINE: Final = re.compile(r"Deal\s+(\d+)")
+_REVEAL_LINE: Final = re.compile(r"(-?\d+)\s+(\S+)")
 
 
 @dataclass
@@ -136,6 +148,8 @@ class GameRecord:
 
     game: Match | Deal
     headers: dict[str, str] = field(default_factory=dict)
+    #: Each deal's commitment (and reveal) as the record gives it, by deal number.
+    fairness: dict[int, DealFairness] = field(default_factory=dict)
 
 
 # -- writing ------------------------------------------------------------------
@@ -200,6 +214,8 @@ class _Reader:
             if line.strip() and not line.lstrip().startswith("#")
         ]
         self.position = 0
+        self.shuffle = LEGACY_SHUFFLE
+        self.fairness: dict[int, DealFairness] = {}
 
     # -- line access ------------------------------------------------------------
     def peek(self) -> tuple[int, str] | None:
@@ -239,13 +255,20 @@ class _Reader:
         except RummyError as exc:
             raise RecordError(str(exc), lines_of["Players"]) from None
         seed = self.read_int(headers, lines_of, "Seed") if "Seed" in headers else None
+        if "Shuffle" in headers:
+            try:
+                self.shuffle = check_shuffle(headers["Shuffle"])
+            except ValueError as exc:
+                raise RecordError(str(exc), lines_of["Shuffle"]) from None
         free: dict[str, str] = {n: headers[n] for n in FREE_HEADERS if n in headers}
         if kind == "deal":
             for name in ("Names", "FirstDealer"):
                 if name in headers:
                     raise RecordError(f"header {name} belongs to a match record", lines_of[name])
-            return GameRecord(self.read_single_deal(rules, players, seed), free)
-        return GameRecord(self.read_match(headers, lines_of, rules, players, seed), free)
+            game: Match | Deal = self.read_single_deal(rules, players, seed)
+        else:
+            game = self.read_match(headers, lines_of, rules, players, seed)
+        return GameRecord(game, free, self.fairness)
 
     def read_headers(self) -> tuple[dict[str, str], dict[str, int]]:
         headers: dict[str, str] = {}
@@ -305,9 +328,15 @@ class _Reader:
             raise RecordError("deals are numbered from 1", number)
         _, dealer = self.read_dealer(players)
         deck_line, deck = self.read_deck(rules, players, dealer, seed)
+        self.read_fairness(deal_number, deck, seed)
         if seed is not None:
             deal = new_deal(
-                rules, players=players, seed=seed, dealer=dealer, deal_number=deal_number
+                rules,
+                players=players,
+                seed=seed,
+                dealer=dealer,
+                deal_number=deal_number,
+                shuffle=self.shuffle,
             )
             self.check_deck(deal, deck, deck_line, "the Seed header")
         else:
@@ -384,6 +413,42 @@ class _Reader:
             raise RecordError(f"the position cannot be dealt: {exc}", number) from None
         return number, deck
 
+    def read_fairness(self, deal_number: int, deck: list[Card], seed: int | None) -> None:
+        """The deal's ``Commitment:`` and ``Reveal:`` lines, if any, checked
+        against each other, the deck and the deal's seed (``seed``, from the
+        ``Seed`` header)."""
+        line = self.peek()
+        if line is not None and line[1].startswith("Reveal:"):
+            raise RecordError("a Reveal: line comes after the Commitment: line", line[0])
+        if line is None or not line[1].startswith("Commitment:"):
+            return
+        number, commitment = self.expect("Commitment:", "the commitment")
+        if not is_hex64(commitment):
+            raise RecordError(
+                f"deal {deal_number}: a commitment is 64 lowercase hex digits", number
+            )
+        fairness = DealFairness(self.shuffle, commitment)
+        line = self.peek()
+        if line is not None and line[1].startswith("Reveal:"):
+            number, text = self.expect("Reveal:", "the reveal")
+            found = _REVEAL_LINE.fullmatch(text)
+            if found is None or not is_hex64(found.group(2)):
+                raise RecordError(
+                    f"deal {deal_number}: a reveal is the seed and the salt "
+                    "(64 lowercase hex digits)",
+                    number,
+                )
+            fairness = DealFairness(self.shuffle, commitment, int(found.group(1)), found.group(2))
+            assert fairness.seed is not None
+            problem = fairness.problem() or deck_problem(
+                [card.index for card in deck], fairness.seed, self.shuffle
+            )
+            if problem is None and seed is not None and fairness.seed != seed:
+                problem = "the revealed seed is not the deal's seed from the Seed header"
+            if problem is not None:
+                raise RecordError(f"deal {deal_number}: {problem}", number)
+        self.fairness[deal_number] = fairness
+
     def check_deck(self, deal: Deal, deck: list[Card], line: int, source: str) -> None:
         if list(deal.deck) != deck:
             raise RecordError(f"the deck is not the one {source} deals", line)
@@ -454,7 +519,7 @@ class _Reader:
             names = check_names(None if names_text is None else names_text.split(", "), players)
         except RummyError as exc:
             raise RecordError(str(exc), lines_of["Names"]) from None
-        match = _match_for_replay(rules, players, first_dealer, names, seed)
+        match = Match(rules, players, first_dealer, names, seed, self.shuffle)
         expected_number = 1
         while (line := self.peek()) is not None and _DEAL_LINE.fullmatch(line[1]):
             number, content = self.take()
@@ -473,11 +538,16 @@ class _Reader:
                     dealer_line,
                 )
             deck_line, deck = self.read_deck(rules, players, dealer, seed)
+            self.read_fairness(
+                expected_number, deck, None if seed is None else deal_seed(seed, expected_number)
+            )
             if seed is not None:
                 self.check_deck(match.deal, deck, deck_line, "the Seed header")
             else:
                 fresh = self.build_deal(deck, rules, players, dealer, expected_number, deck_line)
                 match.use_deal(fresh)
+            if expected_number in self.fairness:
+                match.fairness[expected_number] = self.fairness[expected_number]
             deal = match.deal
             self.replay(match)
             self.read_results(deal)
@@ -505,9 +575,3 @@ class _Reader:
         actual = tuple(str(s) for s in match.standings.winners)
         if winners != actual:
             raise RecordError(f"result mismatch: the winners are {' '.join(actual)}", number)
-
-
-def _match_for_replay(
-    rules: Rules, players: int, first_dealer: int, names: tuple[str, ...], seed: int | None
-) -> Match:
-    return Match(rules, players, first_dealer, names, seed)

@@ -16,8 +16,10 @@ from typing import Final, Protocol
 from pyrummy.core.actions import Action
 from pyrummy.core.cards import Card
 from pyrummy.core.errors import RecordError
+from pyrummy.core.fairness import DealFairness
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
+from pyrummy.core.shuffle import LEGACY_SHUFFLE
 
 __all__ = [
     "FREE_HEADERS",
@@ -32,7 +34,16 @@ __all__ = [
 ]
 
 #: Headers that describe the game, in the order they are written.
-GAME_HEADERS: Final = ("Game", "Rules", "Options", "Players", "Names", "Seed", "FirstDealer")
+GAME_HEADERS: Final = (
+    "Game",
+    "Rules",
+    "Options",
+    "Players",
+    "Names",
+    "Seed",
+    "Shuffle",
+    "FirstDealer",
+)
 #: Headers kept as they are and ignored by the game, in the order they are written.
 FREE_HEADERS: Final = ("Event", "Site", "Date", "Round", "Time", "Annotator")
 
@@ -54,6 +65,8 @@ class RecordedDeal(Protocol):
     def history(self) -> Sequence[tuple[int, Action]]: ...
     @property
     def seed(self) -> int | None: ...
+    @property
+    def shuffle(self) -> str: ...
     @property
     def is_over(self) -> bool: ...
     @property
@@ -81,7 +94,10 @@ class RecordedMatch(Protocol):
     @property
     def first_dealer(self) -> int: ...
     @property
+    def shuffle(self) -> str: ...
+    @property
     def deals(self) -> Sequence[RecordedDeal]: ...
+    def fairness_of(self, deal_number: int) -> DealFairness | None: ...
     @property
     def is_over(self) -> bool: ...
     @property
@@ -112,7 +128,9 @@ def deal_record(
     game_seed = _seed_of(deal)
     if game_seed is not None and (seed or (seed is None and deal.is_over)):
         lines.append(f"[Seed {quote(str(game_seed))}]")
-    return _finish(lines, headers, [deal], None)
+    if deal.shuffle != LEGACY_SHUFFLE:
+        lines.append(f"[Shuffle {quote(deal.shuffle)}]")
+    return _finish(lines, headers, [deal], None, None, seed)
 
 
 def match_record(
@@ -126,8 +144,10 @@ def match_record(
         game_seed = None  # a deal set up from given hands: the seed does not deal it
     if game_seed is not None and (seed or (seed is None and match.is_over)):
         lines.append(f"[Seed {quote(str(game_seed))}]")
+    if match.shuffle != LEGACY_SHUFFLE:
+        lines.append(f"[Shuffle {quote(match.shuffle)}]")
     lines.append(f"[FirstDealer {quote(str(match.first_dealer))}]")
-    return _finish(lines, headers, match.deals, match if match.is_over else None)
+    return _finish(lines, headers, match.deals, match if match.is_over else None, match, seed)
 
 
 def _headers(rules: Rules, players: int, game: str, headers: Mapping[str, str] | None) -> list[str]:
@@ -150,6 +170,8 @@ def _finish(
     headers: Mapping[str, str] | None,
     deals: Sequence[RecordedDeal],
     finished: RecordedMatch | None,
+    match: RecordedMatch | None,
+    seed: bool | None,
 ) -> str:
     extra = dict(headers or {})
     for name in FREE_HEADERS:
@@ -159,7 +181,8 @@ def _finish(
         raise RecordError("a sampled deal has no record: its deck order is not known")
     for deal in deals:
         lines.append("")
-        lines.extend(_deal_lines(deal))
+        fairness = None if match is None else match.fairness_of(deal.deal_number)
+        lines.extend(_deal_lines(deal, fairness, bool(seed or (seed is None and deal.is_over))))
     if finished is not None:
         lines.append("")
         lines.append("Totals: " + " ".join(format_points(t) for t in finished.totals))
@@ -167,10 +190,14 @@ def _finish(
     return "\n".join(lines) + "\n"
 
 
-def _deal_lines(deal: RecordedDeal) -> Iterator[str]:
+def _deal_lines(deal: RecordedDeal, fairness: DealFairness | None, reveal: bool) -> Iterator[str]:
     yield f"Deal {deal.deal_number}"
     yield f"Dealer: {deal.dealer}"
     yield "Deck: " + " ".join(str(card) for card in deal.deck)
+    if fairness is not None:
+        yield f"Commitment: {fairness.commitment}"
+        if reveal and fairness.revealed:
+            yield f"Reveal: {fairness.seed} {fairness.salt}"
     for seat, action in deal.history:
         yield f"{seat}: {action}"
     settlement = deal.settlement

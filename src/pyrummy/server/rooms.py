@@ -401,6 +401,8 @@ class Rooms:
             seed=spec.seed,
             first_dealer=spec.first_dealer,
             bot_delay=spec.bot_delay,
+            shuffle=spec.shuffle,
+            salt=spec.salt,
         )
         previous = room.table_id
         now = time.time()

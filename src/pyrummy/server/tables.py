@@ -36,9 +36,11 @@ from sqlalchemy.exc import TimeoutError as SqlTimeoutError
 from pyrummy.bots.registry import DIFFICULTIES, find_level
 from pyrummy.core.actions import Action, ActionKind, parse_action
 from pyrummy.core.errors import RulesError, RummyError
+from pyrummy.core.fairness import new_match_salt
 from pyrummy.core.match import Match, new_match
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.seeds import bot_seed as bot_seed  # re-exported: the server names it here too
+from pyrummy.core.shuffle import LEGACY_SHUFFLE, PORTABLE_SHUFFLE
 from pyrummy.server.botpool import BotPool, fallback_move
 from pyrummy.server.eager import start_now
 from pyrummy.server.settings import Lifecycle
@@ -68,6 +70,9 @@ QUEUE_LIMIT = 500
 WEB_BOTS: Final = (*DIFFICULTIES, "random", "learned")
 #: The bot a seat gets when none is named (a new table's opponents, a hint).
 DEFAULT_BOT: Final = "medium"
+#: The shuffle new tables deal by: the documented one anyone can check
+#: (docs/fair-deals.md); tables stored without one keep the legacy shuffle.
+TABLE_SHUFFLE: Final = PORTABLE_SHUFFLE
 
 
 class TableError(Exception):
@@ -109,6 +114,8 @@ def build_match(spec: TableSpec, actions: Sequence[StoredAction] = ()) -> Match:
         seed=spec.seed,
         dealer=spec.first_dealer,
         names=names,
+        shuffle=spec.shuffle or LEGACY_SHUFFLE,
+        salt=spec.salt,
     )
     match.replay((action.seat, action.text) for action in actions)
     return match
@@ -559,7 +566,9 @@ def new_table_spec(
     bot_delay: float,
     seed: int | None = None,
 ) -> TableSpec:
-    """A fresh table: validated rules, a secret seed and the first dealer."""
+    """A fresh table: validated rules, a secret seed and the first dealer, and
+    the portable shuffle with a secret salt, so that every deal is committed
+    to before it is played (docs/fair-deals.md)."""
     rules = find_rules(
         preset, **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
     )
@@ -586,6 +595,8 @@ def new_table_spec(
         seed=seed,
         first_dealer=probe.first_dealer,
         bot_delay=bot_delay,
+        shuffle=TABLE_SHUFFLE,
+        salt=new_match_salt(),
     )
 
 

@@ -4,7 +4,10 @@ A seat's state is its :class:`~pyrummy.core.observation.Observation`
 (``to_dict()``) plus things derived from it alone: the legal actions when it
 is that seat's turn, the best arrangement of the seat's own hand, the
 deadwood each legal knock would leave. Nothing here reads another seat's
-hand, the stock or the seed of a match that is not over.
+hand, the stock or the seed of a match that is not over. Fair deals
+(docs/fair-deals.md): the current deal's commitment is ``fair``; a deal's
+seed and salt are sent only once it is over, in ``last_deal.fair`` with the
+deck they deal, for the page to check.
 
 A table's state changes only when an action is applied, a person moves on
 from a showdown or the bot delay changes, while it is read far more often:
@@ -328,6 +331,8 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
         "knock_deadwood": {},
         # Every finished deal's moves (public), so the page's Moves list is whole after a reload.
         "deal_histories": _finished_histories(match, views),
+        # The current deal's commitment (its seed and salt stay secret until it ends).
+        "fair": _commitment(match),
     }
     if seat is not None:
         hand = observation.hand
@@ -348,11 +353,34 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
             last_deal = views.last_deals[(done, seat)] = {
                 "number": done,
                 "observation": observation_dict(match.finished_deals[-1].observe(seat)),
+                "fair": revealed_deal(match, done),
             }
         state["last_deal"] = last_deal
     if match.is_over:
         state["record"] = match.record(seed=True)
     return state
+
+
+def _commitment(match: Match) -> dict[str, Any] | None:
+    """The commitment to the deal being played (None: not committed to, or the match is over)."""
+    if match.is_over:
+        return None
+    fairness = match.fairness_of(match.deal_number)
+    return None if fairness is None else fairness.public(reveal=False)
+
+
+def revealed_deal(match: Match, number: int) -> dict[str, Any] | None:
+    """Finished deal ``number``'s commitment, seed, salt and the deck it was
+    dealt (what the page re-derives); None when it was not committed to."""
+    fairness = match.fairness_of(number)
+    deal = match.finished_deals[number - 1]
+    if fairness is None or not deal.is_over:
+        return None
+    return fairness.public(reveal=True) | {
+        "deck": [str(card) for card in deal.deck],
+        "dealer": deal.dealer,
+        "players": deal.players,
+    }
 
 
 def _current_observation_dict(

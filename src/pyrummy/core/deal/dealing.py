@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
 from operator import itemgetter
 from typing import Final
 
@@ -27,6 +26,7 @@ from pyrummy.core.errors import (
     SetupError,
 )
 from pyrummy.core.rules import Rules
+from pyrummy.core.shuffle import LEGACY_SHUFFLE, check_shuffle, shuffle_cards
 
 __all__ = ["HandsLike", "arrange_deck", "new_deal"]
 
@@ -156,25 +156,6 @@ def _cards_in_hands(rules: Rules, players: int) -> int:
     return rules.hand_size(players) * players + int(rules.starter_extra_card)
 
 
-@cache
-def _shuffle_steps(size: int) -> tuple[tuple[int, int], ...]:
-    """For each step of a Fisher-Yates shuffle of ``size`` cards, from the
-    last position down: the position and the bits drawn for it."""
-    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
-
-
-def _shuffle(cards: list[int], rng: random.Random) -> None:
-    """Fisher-Yates with ``getrandbits`` rejection sampling: the very steps of
-    :meth:`random.Random.shuffle`, written out so seeded decks never depend on
-    the library's internals (and a little faster)."""
-    getrandbits = rng.getrandbits
-    for i, width in _shuffle_steps(len(cards)):
-        j = getrandbits(width)
-        while j > i:
-            j = getrandbits(width)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
 def new_deal(
     rules: Rules | str = "knock",
     players: int | None = None,
@@ -185,12 +166,16 @@ def new_deal(
     hands: HandsLike | None = None,
     upcard: str | Card | None = None,
     stock: str | Iterable[Card] | None = None,
+    shuffle: str = LEGACY_SHUFFLE,
     **options: object,
 ) -> Deal:
     """A freshly shuffled and dealt deal, or a deal set up from given hands.
 
     ``seed=None`` (a live deal) shuffles from :class:`random.SystemRandom`;
-    a seed (simulations) shuffles with ``random.Random(seed)``, so the same
+    a seed shuffles by the shuffle named ``shuffle``
+    (:mod:`pyrummy.core.shuffle`: ``"python-mt"``, ``random.Random(seed)``, the
+    default that simulations and stored games were dealt with, or the
+    documented, portable ``"sha256-fy-1"`` that anyone can check), so the same
     seed always deals the same cards. ``options`` change the rules.
     ``players`` defaults to 4 (or the number of ``hands``).
 
@@ -225,6 +210,11 @@ def new_deal(
     pyrummy.core.errors.HandSizeError: seat 0 must get 10 cards in gin with 2 players, not 2
     """
     the_rules = as_rules(rules, dict(options))
+    if shuffle != LEGACY_SHUFFLE:
+        try:
+            check_shuffle(shuffle)
+        except ValueError as exc:
+            raise RulesError(str(exc)) from None
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
         raise RulesError(f"seed: expected a whole number, got {seed!r}")
     if hands is None:
@@ -251,7 +241,7 @@ def new_deal(
         # same class): importing secrets would cost a fresh process some ms.
         random.SystemRandom().shuffle(rest)
     else:
-        _shuffle(rest, random.Random(seed))
+        shuffle_cards(rest, seed, shuffle)
     if placed and upcard is None:
         # The upcard comes from the shuffled rest: it goes before the stock given.
         placed.insert(_cards_in_hands(the_rules, players), rest.pop(0))
@@ -260,5 +250,6 @@ def new_deal(
     # One C call for the 52 look-ups (a map over __getitem__ costs ~8 us a deal).
     deal.deck = itemgetter(*order)(ALL_CARDS)
     deal.seed = seed if hands is None else None
+    deal.shuffle = shuffle
     deal._deal_out(order)
     return deal

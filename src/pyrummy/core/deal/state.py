@@ -26,6 +26,7 @@ from pyrummy.core.families import FamilyPolicy, family_of
 from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
+from pyrummy.core.shuffle import LEGACY_SHUFFLE
 from pyrummy.core.table import TableMeld
 
 __all__ = [
@@ -89,6 +90,8 @@ class DealState:
     deal_number: int = state_field("share")
     deck: tuple[Card, ...] = state_field("share", ())
     seed: int | None = state_field("share", None)
+    #: The shuffle ``seed`` deals by (:mod:`pyrummy.core.shuffle`).
+    shuffle: str = state_field("share", LEGACY_SHUFFLE)
     # Progress. ``is_over`` (``phase is Phase.OVER``) is a plain attribute
     # because every play loop reads it after every step.
     history: list[tuple[int, Action]] = state_field("list", [])

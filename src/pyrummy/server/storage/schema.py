@@ -35,6 +35,11 @@ class TableRow(Base):
     # Per human seat, how many finished deals that person has seen the
     # showdown of ("Next deal"): so a restart shows exactly what they saw.
     acknowledged_json: Mapped[str] = mapped_column(Text, default="{}", server_default="{}")
+    # Fair deals (docs/fair-deals.md): the shuffle the deals' seeds deal by
+    # (NULL: the legacy one of tables made before) and the match's secret
+    # salt, from which each deal's commitment is made (NULL: none).
+    shuffle: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    fair_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ActionRow(Base):

@@ -108,6 +108,10 @@ class TableSpec:
     first_dealer: int
     bot_delay: float
     created_at: float = field(default_factory=time.time)
+    #: The shuffle the seed deals by (None: the legacy one, tables made before
+    #: fair deals) and the match's secret salt for the deals' commitments.
+    shuffle: str | None = None
+    salt: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +322,8 @@ class Store:
                     "status": "live",
                     "result_json": None,
                     "acknowledged_json": "{}",
+                    "shuffle": spec.shuffle,
+                    "fair_salt": spec.salt,
                 },
             )
 
@@ -659,4 +665,6 @@ def _spec_of(row: TableRow) -> TableSpec:
         first_dealer=row.first_dealer,
         bot_delay=row.bot_delay,
         created_at=row.created_at,
+        shuffle=row.shuffle,
+        salt=row.fair_salt,
     )

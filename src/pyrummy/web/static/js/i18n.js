@@ -329,6 +329,18 @@ const CATALOGUE = {
     "status.copied": "Copied",
     "seat.bot": "bot, {level}",
     "bot.short": "B{n}",
+    // Fair deals (fair_view.js).
+    "fair.checking": "Checking the shuffle…",
+    "fair.verified": "Deal {n} verified: the revealed seed deals exactly these cards, and it matches the commitment shown before the first card.",
+    "fair.warning": "WARNING: deal {n} does not check out.",
+    "fair.reason.commitment": "The revealed seed and salt do not give the commitment.",
+    "fair.reason.changed": "The commitment is not the one shown before the deal started.",
+    "fair.reason.deck": "The revealed seed does not deal the cards that were played.",
+    "fair.reason.hand": "The revealed seed does not deal the hand you were given.",
+    "fair.reason.shuffle": "The deal names a shuffle this page does not know.",
+    "fair.how": "How is this checked?",
+    "fair.explain": "Before each deal the server commits to its shuffle: it shows a SHA-256 hash of the deal's secret seed and salt. When the deal ends it reveals both, and this page recomputes the hash and the whole deck by itself. The algorithm is public (“Fair deals” in pyrummy's documentation, docs/fair-deals.md), and `pyrummy verify` checks a game's record.",
+    "fair.commitment": "Shuffle commitment",
   },
   ru: {
     "app.title": "pyrummy",
@@ -671,6 +683,18 @@ const CATALOGUE = {
     "status.copied": "Скопировано",
     "seat.bot": "бот, {level}",
     "bot.short": "Б{n}",
+    // Fair deals (fair_view.js).
+    "fair.checking": "Проверяем тасовку…",
+    "fair.verified": "Сдача {n} проверена: раскрытое зерно тасовки сдаёт ровно эти карты и совпадает с обязательством, показанным до первой карты.",
+    "fair.warning": "ВНИМАНИЕ: сдача {n} не прошла проверку.",
+    "fair.reason.commitment": "Раскрытые зерно тасовки и соль не дают показанный хеш.",
+    "fair.reason.changed": "Обязательство не то, что было показано до начала сдачи.",
+    "fair.reason.deck": "Раскрытое зерно тасовки сдаёт не те карты, которыми играли.",
+    "fair.reason.hand": "Раскрытое зерно тасовки сдаёт не ту руку, что получили вы.",
+    "fair.reason.shuffle": "Сдача названа тасовкой, которую эта страница не знает.",
+    "fair.how": "Как это проверяется?",
+    "fair.explain": "Перед каждой сдачей сервер фиксирует тасовку: показывает хеш SHA-256 от секретного зерна тасовки (seed) и соли. Когда сдача кончается, он раскрывает их, и эта страница сама заново вычисляет хеш и всю колоду. Алгоритм открыт (раздел «Fair deals» документации pyrummy, docs/fair-deals.md), а `pyrummy verify` проверяет запись партии.",
+    "fair.commitment": "Обязательство тасовки",
   },
 };
 

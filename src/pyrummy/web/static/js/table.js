@@ -17,6 +17,7 @@ import { play, soundOf } from "./sound.js";
 import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
 import { playAgain } from "./lobby.js";
+import { FairWatcher } from "./fair_view.js";
 import {
   seatName, seatLabel, describeAction, tableMelds, showdownBody, ledgerTable, standingsList, dealBanner, matchSummary,
 } from "./showdown.js";
@@ -123,6 +124,8 @@ export class TableView {
     this.dismissed = null;
     this.busy = false;
     this.online = true;
+    // Each deal's shuffle, checked here once it is revealed (docs/fair-deals.md).
+    this.fair = new FairWatcher(tableId, () => this.render());
     this.onKey = (event) => this.handleKey(event);
     document.addEventListener("keydown", this.onKey);
     this.section = h("section", { class: "table-view", "aria-busy": "true" }, h("p", {}, "…"));
@@ -214,6 +217,7 @@ export class TableView {
     }
     this.seq = state.seq;
     this.state = state;
+    this.fair.see(state);
     if (state.match.over) recordFinished(this.tableId, state);
     this.render();
   }
@@ -594,6 +598,7 @@ export class TableView {
     const side = h("aside", { class: `side${this.sideOpen ? " open" : ""}`, id: "side", "aria-label": t("table.log") },
       this.narrow ? h("div", { class: "side-tools" }, settingTools) : null,
       h("h2", {}, t("table.score")), standingsList(match, info, this.me),
+      this.fair.commitmentLine(state),
       h("h2", { id: "moves-title" }, t("table.log")),
       this.renderMoves(state, info));
     // A finished deal is shown before the next one: its showdown replaces the board
@@ -907,6 +912,7 @@ export class TableView {
         h("button", { type: "button", class: "primary big", id: "btn-next", onclick: () => this.continueDeal() }, t("btn.continue"))),
       h("div", { class: "showdown-scroll" },
         showdownBody(last.observation, info, this.me, last.number, { outcome: false }),
+        this.fair.badge(last),
         h("div", { class: "showdown-foot" },
           standingsList(this.state.match, info, this.me),
           ledgerTable(this.state.match, info, this.me))));
@@ -934,6 +940,7 @@ export class TableView {
           h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain")),
           h("a", { class: "small-button", href: `#/replay/${this.tableId}` }, t("history.watch")))),
       h("div", { class: "showdown-scroll" },
+        this.fair.badge(last),
         h("div", { class: "end-figures" },
           matchSummary(match, info, this.me, state.deal_histories || []),
           ledgerTable(match, info, this.me)),
