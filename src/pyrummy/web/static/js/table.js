@@ -87,6 +87,16 @@ function movesWithTakes(history, taken = []) {
   return history.map(([seat, action]) => [seat, action, action === "draw discard" ? taken[next++] ?? null : null]);
 }
 
+/**
+ * Where each opponent sits, in playing order after you: play passes to the
+ * left, so the first sits on your left and the last on your right; the rest
+ * sit across the table.
+ */
+function seatPlaces(count) {
+  if (count === 1) return ["top"];
+  return Array.from({ length: count }, (_, i) => (i === 0 ? "left" : i === count - 1 ? "right" : "top"));
+}
+
 function meldKey(cards) {
   return [...cards].sort((a, b) => suitIndex(a) * 20 + rankIndex(a) - (suitIndex(b) * 20 + rankIndex(b))).join(" ");
 }
@@ -683,7 +693,7 @@ export class TableView {
       seats.push(seat);
     }
     const four = settings().fourColour;
-    return h("div", { class: `opponents seats-${seats.length}` }, seats.map((seat) => {
+    const boxes = seats.map((seat) => {
       const size = obs.hand_sizes[seat];
       const fan = h("div", { class: "fan", "aria-hidden": "true" });
       for (let i = 0; i < Math.min(size, 11); i += 1) fan.append(h("div", { class: "card face-down mini" }, cardBack()));
@@ -706,7 +716,12 @@ export class TableView {
         h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2] }) : "\u00a0"),
         taken.length ? h("div", { class: "taken" }, h("span", { class: "taken-label" }, t("table.taken", { cards: "" })),
           h("span", { class: "taken-cards" }, taken.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("tiny"); return n; }))) : null);
-    }));
+    });
+    // Around the table (wide screens, table.css): the next seat to play sits on
+    // your left, then across, then on your right; elsewhere the sides are one row.
+    const places = seatPlaces(seats.length);
+    const side = (place) => h("div", { class: `seat-side ${place}` }, boxes.filter((_, i) => places[i] === place));
+    return h("div", { class: `opponents seats-${seats.length}` }, side("left"), side("top"), side("right"));
   }
 
   renderPiles(obs, legal) {
