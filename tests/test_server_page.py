@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from pyrummy.bots.registry import BOT_NAMES, DIFFICULTIES
 from pyrummy.core.families import family_of
 from pyrummy.core.rules import find_rules
+from pyrummy.server.api.page import ENTRY_MODULE, first_modules, static_dir, with_preloads
 from pyrummy.server.api.table_socket import HANDSHAKE
 from pyrummy.server.seats import TABLE_COOKIE, TOKEN_WAYS, TokenWay
 from test_server_helpers import app_client, create
@@ -165,3 +166,32 @@ def test_the_reference_lists_every_route_the_server_runs(client: TestClient) -> 
     assert "GET /api/bots" in reference
     # Nothing that is not served: there is no /docs page.
     assert "/docs" not in reference and client.get("/docs").status_code == 404
+
+
+def test_the_page_announces_the_lobby_s_modules_and_data(client: TestClient) -> None:
+    page = client.get("/").text
+    static = static_dir()
+    first = first_modules(static)
+    assert first[0] == ENTRY_MODULE and len(set(first)) == len(first)
+    # Every module the lobby needs is preloaded, each once; the other views are not.
+    for module in first[1:]:
+        assert page.count(f'<link rel="modulepreload" href="/static/{module}">') == 1
+    assert "js/lobby.js" in first
+    for later in ("js/table.js", "js/history.js", "js/room.js", "js/tutorial.js"):
+        assert later not in first and later not in page
+    assert '<link rel="preload" href="/api/presets" as="fetch" crossorigin>' in page
+    # The preloads come before the entry script, which stays the only script.
+    assert page.index("modulepreload") < page.index(f'src="/static/{ENTRY_MODULE}"')
+    assert page.count("<script") == 1
+
+
+def test_the_module_list_follows_static_imports_only(tmp_path: Path) -> None:
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "main.js").write_text(
+        'import { a } from "./a.js";\nimport "./side.js";\nconst later = () => import("./lazy.js");\n'
+    )
+    (tmp_path / "js" / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n')
+    (tmp_path / "js" / "b.js").write_text('import { a } from "./a.js";\nexport const b = 2;\n')
+    (tmp_path / "js" / "side.js").write_text("")
+    assert first_modules(tmp_path) == ["js/main.js", "js/a.js", "js/side.js", "js/b.js"]
+    assert "lazy" not in with_preloads('<script type="module" src="/static/js/main.js">', tmp_path)

@@ -208,6 +208,7 @@ CASES = [
     ("rummy", 3, 390, 844, "en", "touch"),
     ("rummy", 3, 740, 360, "en", "mouse"),
     ("rummy", 3, 1280, 800, "ru", "keyboard"),
+    ("rummy", 3, 1920, 1080, "en", "mouse"),
     ("gin", 1, 360, 740, "en", "touch"),
     ("gin", 1, 390, 844, "ru", "mouse"),
     ("gin", 1, 740, 360, "ru", "touch"),
@@ -300,5 +301,57 @@ def test_the_taken_up_card_is_named_in_the_moves(browser: Browser, base_url: str
             break
     else:
         raise AssertionError("no deal where the up-card was taken")
+    assert errors_of(page) == []
+    context.close()
+
+
+#: The box of each element, for the seats' places.
+BOXES = """(selectors) => selectors.map((s) => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, x: (r.left + r.right) / 2 };
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(740, 360), (1280, 800), (1920, 1080)])
+def test_opponents_sit_around_the_table_on_wide_screens(
+    browser: Browser, base_url: str, width: int, height: int
+) -> None:
+    """The next to play on your left, the one after across, the last on your
+    right; each a compact seat inside the screen, none over your hand."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = keep_errors(context.new_page())
+    page.goto(base_url + "/")
+    start(page, game="rummy", bots=3, seed=7, ready=".table-view .board, #showdown, #match-end")
+    me = page.evaluate(STATE)["seat"]
+    order = [f".opponent[data-seat='{(me + step) % 4}']" for step in (1, 2, 3)]
+    boxes = page.evaluate(BOXES, [*order, ".piles", ".table-melds", ".me"])
+    left, across, right, piles, melds, hand = boxes
+    assert left["right"] <= piles["left"] and right["left"] >= piles["right"]
+    assert left["right"] <= melds["left"] and right["left"] >= melds["right"]
+    assert left["x"] < across["x"] < right["x"]
+    # Across the table: above the melds (and above the piles where the screen is tall enough).
+    assert across["bottom"] <= melds["top"] + 1
+    if height > 520:
+        assert across["bottom"] <= piles["top"] + 1 and across["top"] < left["top"]
+    for seat in (left, across, right):
+        assert seat["bottom"] <= hand["top"] + 1
+        assert seat["left"] >= 0 and seat["right"] <= width and seat["top"] >= 0
+        assert seat["bottom"] - seat["top"] <= height / 4
+    assert_fits(page, "seats around the table")
+    assert errors_of(page) == []
+    context.close()
+
+
+def test_a_portrait_phone_keeps_the_seats_in_one_row(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = keep_errors(context.new_page())
+    page.goto(base_url + "/")
+    start(page, game="rummy", bots=3, seed=7, ready=".table-view .board, #showdown, #match-end")
+    seats = page.evaluate(BOXES, [".opponent:nth-child(1)", ".piles"])
+    tops = page.locator(".opponent").evaluate_all(
+        "os => os.map(o => Math.round(o.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 3 and len(set(tops)) == 1
+    assert seats[0]["bottom"] <= seats[1]["top"]
     assert errors_of(page) == []
     context.close()

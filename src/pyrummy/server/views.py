@@ -44,6 +44,7 @@ from pyrummy.core.match import Match
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules
 from pyrummy.core.solver import best_arrangement
+from pyrummy.server.pile_takes import PileTakes, pile_takes
 from pyrummy.server.storage import StoredAction, StoredTable, TableSpec
 from pyrummy.server.tables import LiveTable, build_match, rules_of, seat_name
 
@@ -208,6 +209,9 @@ class _TableViews:
     #: than printing the whole history again (tuples: see _finished_histories).
     history_deal: Deal | None = None
     history: list[tuple[int, str]] = field(default_factory=list)
+    #: The cards each finished deal's ``draw discard`` moves took, and the current deal's.
+    finished_takes: list[list[str]] = field(default_factory=list)
+    current_takes: PileTakes | None = None
 
 
 _VIEWS: weakref.WeakKeyDictionary[LiveTable, _TableViews] = weakref.WeakKeyDictionary()
@@ -240,6 +244,8 @@ def _views_now(table: LiveTable) -> _TableViews:
         views.finished_deals.clear()
     if len(views.finished_histories) > len(match.finished_deals):
         views.finished_histories.clear()
+    if len(views.finished_takes) > len(match.finished_deals):
+        views.finished_takes.clear()
     if any(done != len(match.finished_deals) for done, _ in views.last_deals):
         views.last_deals.clear()
     for cache in (views.arrangements, views.knocks):
@@ -333,6 +339,8 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
         "deal_histories": _finished_histories(match, views),
         # The current deal's commitment (its seed and salt stay secret until it ends).
         "fair": _commitment(match),
+        # The card each "draw discard" took (it lay face up), per deal: the finished deals, then the current one.
+        "taken_cards": _taken_cards(match, views),
     }
     if seat is not None:
         hand = observation.hand
@@ -415,6 +423,18 @@ def _finished_histories(match: Match, views: _TableViews) -> list[list[tuple[int
     return histories[: len(done)]
 
 
+def _taken_cards(match: Match, views: _TableViews) -> list[list[str]]:
+    done = match.finished_deals
+    takes = views.finished_takes
+    takes += [pile_takes(deal) for deal in done[len(takes) :]]
+    if match.is_over:
+        return takes[: len(done)]
+    current = views.current_takes
+    if current is None or not current.follows(match.deal):
+        current = views.current_takes = PileTakes(match.deal)
+    return [*takes[: len(done)], list(current.update(match.deal))]
+
+
 def live_state(state: dict[str, Any]) -> dict[str, Any]:
     """A seat's state as live messages carry it: the same, except that of the
     finished deals (``match.deals`` and ``deal_histories``) only the last one
@@ -423,9 +443,10 @@ def live_state(state: dict[str, Any]) -> dict[str, Any]:
     client has them already (from the snapshot it got on connecting and the
     live messages since), so a message's size does not grow with the match.
 
-    >>> full = {"seq": 9, "match": {"deals": [1, 2, 3]}, "deal_histories": [[4], [5], [6]]}
+    >>> full = {"seq": 9, "match": {"deals": [1, 2, 3]}, "deal_histories": [[4], [5], [6]],
+    ...         "taken_cards": [["7H"], [], [], ["2C"]]}
     >>> live_state(full) == {"seq": 9, "match": {"deals": [3]}, "deal_histories": [[6]],
-    ...                      "deals_from": 2}
+    ...                      "taken_cards": [[], ["2C"]], "deals_from": 2}
     True
     """
     deals = state["match"]["deals"]
@@ -433,6 +454,7 @@ def live_state(state: dict[str, Any]) -> dict[str, Any]:
     live = state | {
         "match": state["match"] | {"deals": deals[start:]},
         "deal_histories": state["deal_histories"][start:],
+        "taken_cards": state["taken_cards"][start:],
         "deals_from": start,
     }
     # The whole text record of a finished match: GET /api/matches/{id}/record.
@@ -481,7 +503,11 @@ def replay_view(stored: StoredTable, step: int) -> dict[str, Any]:
     deal: Deal = match.deal
     deal_number = match.deal_number
     last = stored.actions[step - 1] if step else None
+    # The card a "draw discard" took: the pile's top before it (it lay face up).
+    taken = None
     if last is not None:
+        if last.text == "draw discard" and deal.discard_pile:
+            taken = str(deal.discard_pile[-1])
         match.apply(last.text)
     spectator = observation_dict(deal.observe(None))
     hands = [[str(c) for c in deal.observe(s).hand] for s in range(match.players)]
@@ -490,7 +516,7 @@ def replay_view(stored: StoredTable, step: int) -> dict[str, Any]:
         "step": step,
         "steps": len(stored.actions),
         "deal_number": deal_number,
-        "action": None if last is None else {"seat": last.seat, "text": last.text},
+        "action": None if last is None else {"seat": last.seat, "text": last.text, "taken": taken},
         "hands": hands,
         "observation": spectator,
         "match": match_summary(match),

@@ -53,8 +53,9 @@ from other seats), then `{"type": "state", "seq", "state", "resync"}`: a
 snapshot, whole. Live messages carry the new state for the receiving seat:
 `{"type": "event", ..., "state": {...}}` (and `{"type": "state", ...}` when a
 person moves on from a showdown or a setting changes), with one difference:
-of the finished deals (`match.deals`, `deal_histories`) only the last one is
-there, starting at index `state.deals_from`; the earlier ones are the
+of the finished deals (`match.deals`, `deal_histories`, `taken_cards`: the
+card each `draw discard` took, per deal, the current deal's last) only the
+last one is there, starting at index `state.deals_from`; the earlier ones are the
 client's already, so a message's size does not grow with the match (nor is
 a finished match's `record` there: `GET /api/matches/{id}/record`).
 `GET /api/tables/{id}/events?since=N` is the same by polling (its state is

@@ -8,16 +8,17 @@
 // Errors are said next to what caused them (a failed Deal under the Deal
 // button, a failed Abandon in its row) and in the page's language; a lobby
 // that could not load retries by itself until the server answers.
+//
+// The guided deal's offer, the friends' entry and the order of the games
+// (rules_text.js) come from their own modules, imported once Deal is on the
+// screen: the first load waits for none of them.
 
 import { h, clear, reducedMotion } from "./dom.js";
 import { t, tn, lang } from "./i18n.js";
 import { formatDate } from "./format.js";
 import { api, saveToken, knownTables, forgetToken } from "./api.js";
 import { settings, saveSetting, SPEEDS } from "./settings.js";
-import { GAME_ORDER } from "./rules_text.js";
 import { cardFace } from "./cards.js";
-import { friendsEntry } from "./room.js";
-import { tutorialOffer } from "./tutorial.js";
 import { myGames, resignedAt } from "./stats.js";
 import { confirmResign, resignTable } from "./resign.js";
 
@@ -45,6 +46,8 @@ const FAN = ["7H", "8H", "9H", "QS", "QD"];
 const RETRY_MS = 3000;
 
 let presetCache = null;
+/** The games in the order the rules pages list them (rules_text.js, imported after the first screen). */
+let gameOrder = null;
 
 function lastGame() {
   try {
@@ -140,13 +143,15 @@ export async function renderLobby(root) {
       form.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
       form.querySelector("input:checked, input, select")?.focus({ preventScroll: true });
     } }, t("lobby.change"));
+  const offerSlot = h("span", { class: "offer-slot" });
+  const friendsSlot = h("div", { class: "friends-slot" });
   const fan = h("div", { class: "play-fan", "aria-hidden": "true" },
     FAN.map((card) => h("div", { class: "card fan-card" }, cardFace(card, { fourColour: settings().fourColour }))));
   const hero = h("section", { class: "play-card", "aria-labelledby": "play-title" },
     h("div", { class: "play-main" },
       h("p", { class: "play-kicker" }, t("lobby.play")),
       title, summary,
-      h("div", { class: "play-buttons" }, dealButton, optionsButton, tutorialOffer({ played })),
+      h("div", { class: "play-buttons" }, dealButton, optionsButton, offerSlot),
       h("div", { class: "play-error" }, dealError, retry)),
     fan);
 
@@ -160,7 +165,13 @@ export async function renderLobby(root) {
   root.append(h("div", { class: "lobby" }, hero, yourGames,
     h("section", { class: "lobby-options", "aria-labelledby": "options-title" },
       h("h2", { id: "options-title" }, t("lobby.choices")), form),
-    friendsEntry()));
+    friendsSlot));
+  import("./tutorial.js").then(({ tutorialOffer }) => {
+    const offer = tutorialOffer({ played });
+    if (offer) offerSlot.replaceWith(offer);
+    else offerSlot.remove();
+  }, () => {});
+  import("./room.js").then(({ friendsEntry }) => friendsSlot.replaceWith(friendsEntry()), () => {});
   dealButton.disabled = true;
 
   let presets = {};
@@ -305,7 +316,7 @@ export async function renderLobby(root) {
 
   function draw() {
     clear(form);
-    const more = GAME_ORDER.filter((g) => !MAIN_GAMES.includes(g));
+    const more = (gameOrder || MAIN_GAMES).filter((g) => !MAIN_GAMES.includes(g));
     const details = h("details", { class: "more-variants", open: more.includes(state.preset) },
       h("summary", {}, t("lobby.more")),
       h("div", { class: "game-list" }, more.map(gameChoice)));
@@ -440,6 +451,11 @@ export async function renderLobby(root) {
     presets = Object.fromEntries(presetCache.presets.map((p) => [p.name, p]));
     if (!presets[state.preset]) state.preset = "knock";
     dealButton.disabled = false;
+    showChoice();
+    if (!gameOrder) {
+      gameOrder = await import("./rules_text.js").then((m) => m.GAME_ORDER, () => null);
+      if (!dealButton.isConnected) return;
+    }
     draw();
     showYourGames();
   }

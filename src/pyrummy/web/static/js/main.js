@@ -6,22 +6,23 @@
 //   #/rules/GAME  the rules          #/faq          questions and answers
 //   #/learn       the guided Knock Rummy deal
 
+//
+// Only the lobby is imported here: the other views are imported when first
+// shown, so the first load (and its slow-link time) carries the lobby alone.
+
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { settings, saveSetting } from "./settings.js";
 import { renderLobby, startGame } from "./lobby.js";
-import { TableView } from "./table.js";
-import { renderHistory, ReplayView } from "./history.js";
-import { renderRules, renderFaq } from "./pages.js";
 import { renderStats } from "./stats.js";
-import { renderFriendsForm, RoomView, RoomPanel } from "./room.js";
-import { TutorialView } from "./tutorial.js";
 import { tokenFor, knownTables } from "./api.js";
 import { resignedAt } from "./stats.js";
 import { confirmResign, resignTable } from "./resign.js";
 
 const main = document.getElementById("view");
 let current = null;
+/** Counts the routes taken: a view whose module arrives after the next route is not shown. */
+let routes = 0;
 /** Tables whose match this page has seen end (stats.js says so): no Resign there. */
 const overTables = new Set();
 
@@ -123,7 +124,30 @@ function header({ keepOpen = false } = {}) {
   }
 }
 
+/** The view's module, then the view: shown unless the address changed meanwhile. */
+function later(load, show) {
+  const mine = routes;
+  main.setAttribute("aria-busy", "true");
+  load().then((module) => {
+    if (mine !== routes) return;
+    main.removeAttribute("aria-busy");
+    current = show(module) || null;
+    focusable();
+  }, () => {
+    if (mine !== routes) return;
+    main.removeAttribute("aria-busy");
+    main.append(h("p", { class: "error", role: "alert" }, t("error.offline")));
+  });
+}
+
+/** A view's heading can take the focus (the skip link and screen readers land there). */
+function focusable() {
+  const heading = main.querySelector("h1");
+  if (heading && document.activeElement === document.body) heading.setAttribute("tabindex", "-1");
+}
+
 function route({ keepOpen = false } = {}) {
+  routes += 1;
   header({ keepOpen });
   announce("");
   document.body.classList.toggle("four-colour", !!settings().fourColour);
@@ -132,37 +156,41 @@ function route({ keepOpen = false } = {}) {
   if (current && current.destroy) current.destroy();
   current = null;
   clear(main);
+  main.removeAttribute("aria-busy");
   document.title = t("app.title");
   if (parts[0] === "table" && parts[1]) {
     // A friends' table also gets the room's panel (players, watchers, chat).
-    const view = new TableView(main, parts[1]);
-    const panel = new RoomPanel(main, parts[1]);
-    current = {
-      destroy: () => { view.destroy(); panel.destroy(); },
-      relabel: () => { view.relabel(); panel.relabel(); },
-      accept: (state) => view.accept(state),
-    };
+    later(() => Promise.all([import("./table.js"), import("./room.js")]), ([{ TableView }, { RoomPanel }]) => {
+      const view = new TableView(main, parts[1]);
+      const panel = new RoomPanel(main, parts[1]);
+      return {
+        destroy: () => { view.destroy(); panel.destroy(); },
+        relabel: () => { view.relabel(); panel.relabel(); },
+        accept: (state) => view.accept(state),
+      };
+    });
   } else if (parts[0] === "friends") {
-    renderFriendsForm(main);
+    later(() => import("./room.js"), ({ renderFriendsForm }) => { renderFriendsForm(main); });
   } else if (parts[0] === "room" && parts[1]) {
-    current = new RoomView(main, parts[1]);
+    later(() => import("./room.js"), ({ RoomView }) => new RoomView(main, parts[1]));
   } else if (parts[0] === "learn") {
-    current = new TutorialView(main, { onPlay: () => startGame({ preset: "knock", options: {}, bots: ["easy"], speed: settings().speed, length: "default" }) });
+    later(() => import("./tutorial.js"), ({ TutorialView }) => new TutorialView(main, {
+      onPlay: () => startGame({ preset: "knock", options: {}, bots: ["easy"], speed: settings().speed, length: "default" }),
+    }));
   } else if (parts[0] === "stats") {
     renderStats(main);
   } else if (parts[0] === "history") {
-    renderHistory(main);
+    later(() => import("./history.js"), ({ renderHistory }) => { renderHistory(main); });
   } else if (parts[0] === "replay" && parts[1]) {
-    current = new ReplayView(main, parts[1]);
+    later(() => import("./history.js"), ({ ReplayView }) => new ReplayView(main, parts[1]));
   } else if (parts[0] === "rules") {
-    renderRules(main, parts[1] || "knock");
+    later(() => import("./pages.js"), ({ renderRules }) => { renderRules(main, parts[1] || "knock"); });
   } else if (parts[0] === "faq") {
-    renderFaq(main);
+    later(() => import("./pages.js"), ({ renderFaq }) => { renderFaq(main); });
   } else {
     renderLobby(main);
   }
-  const heading = main.querySelector("h1");
-  if (heading && document.activeElement === document.body) heading.setAttribute("tabindex", "-1");
+  focusable();
 }
 
 window.addEventListener("hashchange", () => route());

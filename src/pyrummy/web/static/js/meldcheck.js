@@ -1,56 +1,11 @@
 // Why the chosen cards are not a meld, worked out in the page so an invalid
-// meld is explained at once with no request. A port of
-// pyrummy.core.melds.explain_meld (same rules, same words); the server still
-// decides every move.
+// meld is explained at once with no request: the same reasoning as
+// pyrummy.core.melds.explain_meld, with its limits and its sentences taken
+// from the core (meld_facts.js is generated from it); the server still
+// decides every move. tests/test_web_meldcheck.py compares the two.
 
 import { isJoker, pretty, RANKS } from "./cards.js";
-
-const MIN_MELD = 3;
-const MAX_SET = 4;
-const MAX_RUN = 13;
-const ACE_ORDER = ["low", "high_or_low", "around_the_corner"];
-const RANK_DISPLAY = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-
-const WORDS = {
-  en: {
-    too_few: "a meld needs at least 3 cards",
-    set_too_few: "a set needs at least 3 cards",
-    run_too_few: "a run needs at least 3 cards",
-    duplicate: "{card} appears twice",
-    gap: "{cards}: {missing} is missing",
-    gaps: "{cards}: {missing} are missing",
-    gap_jokers: "{cards}: {missing} are missing, more than the jokers can fill",
-    ace_low: "{ranks} is not a run: the ace is low",
-    no_corner: "{ranks} is not a run: the ace does not go around the corner",
-    ranks_differ: "ranks differ: a set is one rank",
-    suits_differ: "suits differ: a run is one suit",
-    not_in_sequence: "{cards}: neither a set (ranks differ) nor a run (not in sequence, suits differ)",
-    neither: "{cards}: neither a set (ranks differ) nor a run (suits differ)",
-    set_too_many: "a set has at most 4 cards",
-    run_too_long: "a run has at most 13 cards",
-    jokers_only: "a meld cannot be only jokers",
-    one_real_card: "{cards}: with jokers a meld needs at least 2 real cards, so that it is clear whether it is a set or a run",
-  },
-  ru: {
-    too_few: "в комбинации должно быть не меньше 3 карт",
-    set_too_few: "в сете должно быть не меньше 3 карт",
-    run_too_few: "в стрите должно быть не меньше 3 карт",
-    duplicate: "{card} встречается дважды",
-    gap: "{cards}: не хватает {missing}",
-    gaps: "{cards}: не хватает {missing}",
-    gap_jokers: "{cards}: не хватает {missing}, джокеров на все пропуски не хватит",
-    ace_low: "{ranks} - не стрит: туз здесь только младший",
-    no_corner: "{ranks} - не стрит: через туза стрит не продолжается",
-    ranks_differ: "достоинства разные: в сете все карты одного достоинства",
-    suits_differ: "масти разные: в стрите все карты одной масти",
-    not_in_sequence: "{cards}: ни сет (достоинства разные), ни стрит (не по порядку, масти разные)",
-    neither: "{cards}: ни сет (достоинства разные), ни стрит (масти разные)",
-    set_too_many: "в сете не больше 4 карт",
-    run_too_long: "в стрите не больше 13 карт",
-    jokers_only: "комбинация не может состоять из одних джокеров",
-    one_real_card: "{cards}: в комбинации с джокерами нужно хотя бы 2 настоящие карты, чтобы было понятно, сет это или стрит",
-  },
-};
+import { MIN_MELD, MAX_SET, MAX_RUN, ACE_ORDER, RANK_DISPLAY, WORDS } from "./meld_facts.js";
 
 const rank = (card) => RANKS.indexOf(card.slice(0, -1));
 const suit = (card) => card.slice(-1);
@@ -139,14 +94,12 @@ function check(cards, ace) {
     seen.add(card);
   }
   const reals = cards.filter((c) => !isJoker(c));
-  const jokers = cards.length - reals.length;
   if (cards.length < MIN_MELD) {
     if (reals.length === 2 && suit(reals[0]) === suit(reals[1])) return ["run_too_few"];
     if (reals.length === 2 && rank(reals[0]) === rank(reals[1])) return ["set_too_few"];
     return ["too_few"];
   }
   if (!reals.length) return ["jokers_only"];
-  if (jokers && reals.length < 2) return ["one_real_card", { cards: show(cards) }];
   if (new Set(reals.map(rank)).size === 1) return cards.length > MAX_SET ? ["set_too_many"] : null;
   if (new Set(reals.map(suit)).size === 1) return explainRun(cards, reals, ace);
   return explainMixed(cards, reals);

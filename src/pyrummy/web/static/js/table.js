@@ -79,32 +79,23 @@ function meldOptionLabel(action) {
 }
 
 /**
- * The card that started the discard pile (the up-card), when the seat's view
- * tells it: still at the bottom of the pile, or the one card a seat took from
- * the pile that no discard of the deal explains and that it still holds.
- * Null when it cannot be told (the Moves list then says "took the discard").
+ * A deal's moves with the card each "draw discard" took (the server names
+ * it: it lay face up): ``[seat, action, taken]``, taken null for other moves
+ * and where the server could not tell.
  */
-function upcardOf(history, observation) {
-  const START = "";
-  const pile = [START];
-  const explained = new Map();
-  let startTaker = null;
-  for (const [seat, action] of history) {
-    const words = action.split(" ");
-    if (action === "draw discard") {
-      const card = pile.pop();
-      if (card === START) startTaker = seat;
-      else if (card !== undefined) {
-        if (!explained.has(seat)) explained.set(seat, new Set());
-        explained.get(seat).add(card);
-      }
-    } else if (words[0] === "discard" || words[0] === "knock") pile.push(words[1]);
-  }
-  const shown = observation.discard_pile || [];
-  // A pile turned over as the new stock no longer starts with the up-card.
-  if (startTaker === null) return pile[0] === START && shown.length && !observation.exhaustions ? shown[0] : null;
-  const held = ((observation.taken_discards || [])[startTaker] || []).filter((c) => !explained.get(startTaker)?.has(c));
-  return held.length === 1 ? held[0] : null;
+function movesWithTakes(history, taken = []) {
+  let next = 0;
+  return history.map(([seat, action]) => [seat, action, action === "draw discard" ? taken[next++] ?? null : null]);
+}
+
+/**
+ * Where each opponent sits, in playing order after you: play passes to the
+ * left, so the first sits on your left and the last on your right; the rest
+ * sit across the table.
+ */
+function seatPlaces(count) {
+  if (count === 1) return ["top"];
+  return Array.from({ length: count }, (_, i) => (i === 0 ? "left" : i === count - 1 ? "right" : "top"));
 }
 
 function meldKey(cards) {
@@ -202,6 +193,7 @@ export class TableView {
         ...state,
         match: { ...state.match, deals: known.slice(0, state.deals_from).concat(state.match.deals) },
         deal_histories: histories.slice(0, state.deals_from).concat(state.deal_histories),
+        taken_cards: ((this.state && this.state.taken_cards) || []).slice(0, state.deals_from).concat(state.taken_cards || []),
       };
     }
     if (state.seq > this.seq) {
@@ -656,28 +648,17 @@ export class TableView {
    * under a "Deal n" heading, numbered from 1 in each deal.
    */
   renderMoves(state, info) {
+    const taken = state.taken_cards || [];
     const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history }));
-    // The deal being played and the last one finished have an observation to name the up-card from.
-    const last = state.last_deal;
-    if (last && deals[last.number - 1]) deals[last.number - 1].observation = last.observation;
-    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [], observation: state.observation });
+    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [] });
     const box = h("div", { class: "log", id: "moves", role: "log", tabindex: "0", "aria-labelledby": "moves-title" },
-      deals.map(({ number, history, observation }) => {
-        const up = observation ? upcardOf(history, observation) : null;
-        const pile = up ? [up] : [];
-        return h("section", { class: "log-deal", "data-deal": String(number) },
-          h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
-          history.length
-            ? h("ol", { class: "moves" }, history.map(([seat, action]) => {
-              const words = action.split(" ");
-              let taken = null;
-              if (action === "draw discard") taken = pile.pop() ?? null;
-              else if (words[0] === "discard" || words[0] === "knock") pile.push(words[1]);
-              return h("li", { class: seat === this.me ? "mine" : null },
-                h("strong", {}, seatName(info, seat, this.me)), " ", describeAction(action, { takenCard: taken, you: seat === this.me }));
-            }))
-            : h("p", { class: "log-empty" }, t("table.noMoves")));
-      }));
+      deals.map(({ number, history }) => h("section", { class: "log-deal", "data-deal": String(number) },
+        h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
+        history.length
+          ? h("ol", { class: "moves" }, movesWithTakes(history, taken[number - 1]).map(([seat, action, card]) =>
+            h("li", { class: seat === this.me ? "mine" : null },
+              h("strong", {}, seatName(info, seat, this.me)), " ", describeAction(action, { takenCard: card, you: seat === this.me }))))
+          : h("p", { class: "log-empty" }, t("table.noMoves")))));
     // Keep the newest move in view after every render.
     requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
     return box;
@@ -717,21 +698,15 @@ export class TableView {
       seats.push(seat);
     }
     const four = settings().fourColour;
-    return h("div", { class: `opponents seats-${seats.length}` }, seats.map((seat) => {
+    const boxes = seats.map((seat) => {
       const size = obs.hand_sizes[seat];
       const fan = h("div", { class: "fan", "aria-hidden": "true" });
       for (let i = 0; i < Math.min(size, 11); i += 1) fan.append(h("div", { class: "card face-down mini" }, cardBack()));
       const taken = obs.taken_discards[seat] || [];
       const playing = obs.current_seat === seat;
       // The seat's latest step of this deal, in words (bots are followed step by step).
-      const history = obs.history || [];
-      let lastStep = null;
-      for (let i = history.length - 1; i >= 0; i -= 1) {
-        if (history[i][0] === seat) {
-          lastStep = history[i][1];
-          break;
-        }
-      }
+      const moves = movesWithTakes(obs.history || [], (this.state.taken_cards || [])[match.deal_number - 1]);
+      const lastStep = moves.findLast(([mover]) => mover === seat) || null;
       const bot = info.seats[seat]?.kind === "bot";
       return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), role: "group", "aria-label": seatLabel(info, seat, this.me) },
         h("div", { class: "opponent-head" },
@@ -743,10 +718,15 @@ export class TableView {
           fan,
           h("span", { class: "hand-count" }, tn("table.cards", size)),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
-        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep) : "\u00a0"),
+        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2] }) : "\u00a0"),
         taken.length ? h("div", { class: "taken" }, h("span", { class: "taken-label" }, t("table.taken", { cards: "" })),
           h("span", { class: "taken-cards" }, taken.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("tiny"); return n; }))) : null);
-    }));
+    });
+    // Around the table (wide screens, table.css): the next seat to play sits on
+    // your left, then across, then on your right; elsewhere the sides are one row.
+    const places = seatPlaces(seats.length);
+    const side = (place) => h("div", { class: `seat-side ${place}` }, boxes.filter((_, i) => places[i] === place));
+    return h("div", { class: `opponents seats-${seats.length}` }, side("left"), side("top"), side("right"));
   }
 
   renderPiles(obs, legal) {
