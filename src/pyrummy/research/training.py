@@ -125,15 +125,25 @@ class Decisions:
 
 
 def sample(
-    model: ActionScorer, decisions: Decisions, greedy: bool = False
+    model: ActionScorer,
+    decisions: Decisions,
+    greedy: bool = False,
+    generator: torch.Generator | None = None,
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.float32]
 ]:
-    """``(action ids, chosen columns, log-probabilities, values)`` for each decision."""
+    """``(action ids, chosen columns, log-probabilities, values)`` for each decision.
+
+    Choices are drawn from ``generator`` when given (a collector with its own
+    random stream, independent of the process's), else from torch's global one.
+    """
     with torch.no_grad():
         scores, values = model(*decisions.tensors())
         if greedy:
             column = scores.argmax(dim=1)
+        elif generator is not None:
+            probabilities = torch.softmax(scores, dim=1)
+            column = torch.multinomial(probabilities, 1, generator=generator)[:, 0]
         else:
             column = torch.distributions.Categorical(logits=scores).sample()  # type: ignore[no-untyped-call]
         logp = torch.log_softmax(scores, dim=1).gather(1, column[:, None])[:, 0]
@@ -169,6 +179,16 @@ class Rollout:
         self.logp.append(logp)
         self.values.append(value)
         self.returns.append(ret)
+
+    def extend(self, other: Rollout) -> None:
+        """Append ``other``'s decisions, in order."""
+        self.state.extend(other.state)
+        self.actions.extend(other.actions)
+        self.valid.extend(other.valid)
+        self.columns.extend(other.columns)
+        self.logp.extend(other.logp)
+        self.values.extend(other.values)
+        self.returns.extend(other.returns)
 
     def __len__(self) -> int:
         return len(self.columns)
