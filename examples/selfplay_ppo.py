@@ -86,7 +86,7 @@ class Shard:
         self.model.load_state_dict({name: torch.from_numpy(a) for name, a in weights.items()})
         rollout = Rollout.empty()
         made = ended = 0
-        rows = np.arange(len(self.pending))
+        rows = range(len(self.pending))
         while len(rollout) < decisions:
             seats = self.game.to_play.copy()
             batch = Decisions.of(self.observations, self.masks, self.layout)
@@ -95,7 +95,7 @@ class Shard:
                 self.pending[row].append(
                     (
                         batch,
-                        int(row),
+                        row,
                         int(columns[row]),
                         float(logp[row]),
                         float(values[row]),
@@ -106,9 +106,9 @@ class Shard:
             made += len(rows)
             for deal in np.flatnonzero(done):
                 ended += 1
-                for made_in, row, column, chosen_logp, value, seat in self.pending[deal]:
+                for made_in, made_row, column, chosen_logp, value, seat in self.pending[deal]:
                     ret = float(rewards[deal, seat]) / REWARD_SCALE
-                    rollout.add(made_in, row, column, chosen_logp, value, ret)
+                    rollout.add(made_in, made_row, column, chosen_logp, value, ret)
                 self.pending[deal] = []
         return rollout, made, ended
 
