@@ -140,6 +140,27 @@ def test_resume_ends_with_the_results_of_an_uninterrupted_run(tmp_path: Path) ->
     assert sum(played) == 2 * 3 * 4  # the 9 known boards' deals, then the 3 new boards'
 
 
+def test_an_entrant_added_at_the_end_plays_only_its_own_pairs(tmp_path: Path) -> None:
+    grown = ArenaConfig(game="knock", entrants=("simple", "random", "medium"), decks=2, seed=4)
+    whole = run_arena(grown, tmp_path / "whole.jsonl")
+    path = tmp_path / "grown.jsonl"
+    run_arena(ArenaConfig(game="knock", entrants=grown.entrants[:2], decks=2, seed=4), path)
+    played: list[int] = []
+    resumed = run_arena(grown, path, resume=True, progress=played.append)
+    assert played[0] == 2 * 2  # the 2 known boards at once, then one call per new board
+    assert sum(played) == 2 * 2 * 3 and len(played) == 1 + 2 * 2
+    assert [comparable(r) for r in resumed] == [comparable(r) for r in whole]
+    on_file = read_results(path)
+    assert on_file.header["config"]["entrants"] == list(grown.entrants)
+    assert len(on_file.records) == len(whole)
+    again: list[int] = []  # the file now describes the grown arena: nothing left to play
+    run_arena(grown, path, resume=True, progress=again.append)
+    assert again == [2 * 2 * 3]
+    reordered = ArenaConfig(game="knock", entrants=("random", "simple", "medium"), decks=2, seed=4)
+    with pytest.raises(ArenaError, match=r"other settings \(entrants\)"):
+        run_arena(reordered, path, resume=True)
+
+
 def test_a_results_file_is_not_overwritten_or_resumed_with_other_settings(tmp_path: Path) -> None:
     path = tmp_path / "arena.jsonl"
     config = ArenaConfig(game="knock", entrants=("simple", "random"), decks=1, seed=1)

@@ -1,7 +1,9 @@
-"""The PPO examples run end to end for a few seconds and save weights the bot can play."""
+"""The PPO examples run end to end for a few seconds and save weights the bot can play;
+self-play on a local Ray instance learns exactly what the local run learns."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from pyrummy.nn.policy import PolicyWeights
+from pyrummy.research.training import new_model
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,3 +78,39 @@ def test_selfplay_ppo_on_the_batched_environment(tmp_path: Path) -> None:
     )
     assert "saved" in stdout and "duplicate vs random:" in stdout
     assert PolicyWeights.load(out).meta["opponent"] == "self-play"
+
+
+def _weights_digest(stdout: str) -> str:
+    (line,) = [line for line in stdout.splitlines() if line.startswith("weights sha256 ")]
+    return line.split()[-1]
+
+
+def test_selfplay_on_ray_learns_the_weights_of_the_local_run(tmp_path: Path) -> None:
+    common = ["--rules", "gin", "--updates", "2", "--shards", "2", "--batch", "8"]
+    common += ["--update-size", "128", "--eval", "random", "--eval-deals", "1"]
+    here = _run("selfplay_ppo.py", *common, "--out", str(tmp_path / "here.npz"))
+    on_ray = _run(
+        "selfplay_ppo.py",
+        *common,
+        "--ray",
+        "local",
+        "--num-cpus",
+        "2",
+        "--out",
+        str(tmp_path / "ray.npz"),
+    )
+    assert "update     2" in here and "update     2" in on_ray
+    assert _weights_digest(here) == _weights_digest(on_ray)
+
+    spec = importlib.util.spec_from_file_location(
+        "selfplay_ppo", ROOT / "examples" / "selfplay_ppo.py"
+    )
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    initial, _ = new_model("gin", 2, 1)
+    assert _weights_digest(here) != example.digest(example.weights_of(initial)), (
+        "PPO changed the weights"
+    )
+    saved = PolicyWeights.load(tmp_path / "ray.npz")
+    assert saved.meta["shards"] == "2" and saved.meta["opponent"] == "self-play"

@@ -8,17 +8,21 @@ installed). Every further line is one finished board
 finishes, in the order boards finish.
 
 **Resuming.** ``run_arena(..., resume=True)`` reads the file, checks that
-its configuration plays the same boards (every setting may differ but the
-number of decks, which may grow), drops a last line cut short by an
-interruption, and plays only the boards that are missing. Since a board's
-result depends only on the configuration and the board, a resumed run
-ends with the same results as an uninterrupted one.
+its configuration plays the same boards (no setting may differ but the
+number of decks, which may grow, and the entrants, which may grow at the
+end: a board's record names its pair, so adding an entrant to a finished
+arena plays only the new entrant's pairs, and the header is rewritten to
+list it), drops a last line cut short by an interruption, and plays only the
+boards that are missing. Since a board's result depends only on the
+configuration and the board, a resumed run ends with the same results as an
+uninterrupted one.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import platform
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -105,6 +109,15 @@ def read_results(path: Path) -> ResultsFile:
     return ResultsFile(header, records, good)
 
 
+def _rewrite_header(path: Path, config: ArenaConfig) -> None:
+    """Give the file ``config``'s header (its entrants grew), keeping every board line."""
+    _, _, boards = path.read_bytes().partition(b"\n")
+    header = json.dumps(results_header(config)).encode() + b"\n"
+    replacement = path.with_name(path.name + ".new")
+    replacement.write_bytes(header + boards)
+    os.replace(replacement, path)
+
+
 def record_key(record: dict[str, Any]) -> tuple[int, str, str]:
     pair = record["pair"]
     return int(record["deck"]), str(pair[0]), str(pair[1])
@@ -145,6 +158,8 @@ def run_arena(
                 cut.seek(found.good_length - 1)
                 if cut.read(1) != b"\n":
                     cut.write(b"\n")
+        if tuple(found.header["config"]["entrants"]) != config.entrants:
+            _rewrite_header(path, config)
     elif path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(results_header(config)) + "\n", encoding="utf-8")

@@ -133,9 +133,22 @@ class ArenaConfig:
 
     def same_play(self, other: ArenaConfig) -> list[str]:
         """The settings that differ from ``other`` and would change the
-        boards' results (every setting but the number of decks)."""
+        boards' results: every setting but the number of decks, and the
+        entrants unless ``other``'s come first in the same order (new ones
+        added at the end, which only adds pairs).
+
+        >>> old = ArenaConfig(game="knock", entrants=("simple", "random"), decks=2, seed=1)
+        >>> grown = ArenaConfig(game="knock", entrants=("simple", "random", "medium"), decks=3, seed=1)
+        >>> grown.same_play(old), old.same_play(grown)
+        ([], ['entrants'])
+        """
         mine, theirs = self.to_dict(), other.to_dict()
-        return [key for key in mine if key != "decks" and mine[key] != theirs[key]]
+        kept = self.entrants[: len(other.entrants)] == other.entrants
+        return [
+            key
+            for key in mine
+            if key != "decks" and (not kept if key == "entrants" else mine[key] != theirs[key])
+        ]
 
 
 def _jsonable(value: object) -> object:

@@ -4,7 +4,8 @@
 in PyTorch, with export to and import from the numpy weights; :class:`Decisions`
 holds decisions ready for the network (padded to the widest legal set);
 :func:`ppo_update` is the clipped PPO step; :func:`evaluate` plays duplicate
-deals greedily against a bot. The examples ``examples/train_ppo.py`` (one
+deals greedily against a bot (:func:`evaluate_policy` any :data:`Policy`, such as
+an RLlib module's). The examples ``examples/train_ppo.py`` (one
 learner against a fixed bot) and ``examples/selfplay_ppo.py`` (self-play on the
 batched environment) are built from these.
 """
@@ -12,7 +13,7 @@ batched environment) are built from these.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,15 +125,25 @@ class Decisions:
 
 
 def sample(
-    model: ActionScorer, decisions: Decisions, greedy: bool = False
+    model: ActionScorer,
+    decisions: Decisions,
+    greedy: bool = False,
+    generator: torch.Generator | None = None,
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.float32]
 ]:
-    """``(action ids, chosen columns, log-probabilities, values)`` for each decision."""
+    """``(action ids, chosen columns, log-probabilities, values)`` for each decision.
+
+    Choices are drawn from ``generator`` when given (a collector with its own
+    random stream, independent of the process's), else from torch's global one.
+    """
     with torch.no_grad():
         scores, values = model(*decisions.tensors())
         if greedy:
             column = scores.argmax(dim=1)
+        elif generator is not None:
+            probabilities = torch.softmax(scores, dim=1)
+            column = torch.multinomial(probabilities, 1, generator=generator)[:, 0]
         else:
             column = torch.distributions.Categorical(logits=scores).sample()  # type: ignore[no-untyped-call]
         logp = torch.log_softmax(scores, dim=1).gather(1, column[:, None])[:, 0]
@@ -168,6 +179,16 @@ class Rollout:
         self.logp.append(logp)
         self.values.append(value)
         self.returns.append(ret)
+
+    def extend(self, other: Rollout) -> None:
+        """Append ``other``'s decisions, in order."""
+        self.state.extend(other.state)
+        self.actions.extend(other.actions)
+        self.valid.extend(other.valid)
+        self.columns.extend(other.columns)
+        self.logp.extend(other.logp)
+        self.values.extend(other.values)
+        self.returns.extend(other.returns)
 
     def __len__(self) -> int:
         return len(self.columns)
@@ -235,38 +256,72 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
     return float(array.mean()), float(1.96 * array.std(ddof=1) / math.sqrt(len(array)))
 
 
-def evaluate(
-    model: ActionScorer, rules: str, players: int, opponent: str, deals: int, seed: int
+#: A policy as the evaluation plays it: the observation vector (encoding v1) and the
+#: action mask of one decision in, the chosen action number out.
+Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
+
+
+def greedy(model: ActionScorer, layout: Layout) -> Policy:
+    """The network's best-scored legal action, as a :data:`Policy`."""
+
+    def choose(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
+        decisions = Decisions.of(observation[None, :], mask[None, :], layout)
+        ids, _, _, _ = sample(model, decisions, greedy=True)
+        return int(ids[0])
+
+    return choose
+
+
+def evaluate_policy(
+    policy: Policy, rules: str, players: int, opponent: str, deals: int, seed: int
 ) -> tuple[float, float]:
-    """Greedy play against ``opponent`` in duplicate (each deal from every seat):
-    the mean points per deal and the 95% half-width, over deals."""
+    """``policy`` against ``opponent`` in duplicate (each deal from every seat):
+    the mean points per deal and the 95% half-width, over deals. An illegal
+    action raises :class:`~pyrummy.core.errors.IllegalActionError`."""
     from pyrummy.research.gym import RummyEnv
 
-    layout = Layout.of(rules, players)
     per_deal = []
     for deal in range(deals):
         total = 0.0
         for seat in range(players):
-            env = RummyEnv(rules, players, opponents=opponent, seat=seat)
+            env = RummyEnv(rules, players, opponents=opponent, seat=seat, illegal_action="raise")
             observation, info = env.reset(seed=seed + deal)
             done = False
             while not done:
-                decisions = Decisions.of(observation[None, :], info["action_mask"][None, :], layout)
-                ids, _, _, _ = sample(model, decisions, greedy=True)
-                observation, reward, terminated, truncated, info = env.step(int(ids[0]))
+                action = policy(observation, info["action_mask"])
+                observation, reward, terminated, truncated, info = env.step(action)
                 total += float(reward)
                 done = terminated or truncated
         per_deal.append(total / players)
     return interval(per_deal)
 
 
-def report(model: ActionScorer, rules: str, players: int, opponents: str, deals: int) -> list[str]:
-    """One line per bot of ``opponents`` (comma separated): the greedy policy's
-    duplicate result against it over ``deals`` deals (fixed seeds)."""
+def evaluate(
+    model: ActionScorer, rules: str, players: int, opponent: str, deals: int, seed: int
+) -> tuple[float, float]:
+    """The network's greedy play against ``opponent`` (:func:`evaluate_policy`)."""
+    policy = greedy(model, Layout.of(rules, players))
+    return evaluate_policy(policy, rules, players, opponent, deals, seed)
+
+
+#: The seed of the evaluation deals :func:`report` plays (deal ``i`` is ``EVAL_SEED + i``).
+EVAL_SEED = 777_000
+
+
+def report_policy(
+    policy: Policy, rules: str, players: int, opponents: str, deals: int
+) -> list[str]:
+    """One line per bot of ``opponents`` (comma separated): ``policy``'s duplicate
+    result against it over ``deals`` deals (fixed seeds)."""
     lines = []
     for opponent in [name for name in opponents.split(",") if name]:
-        mean, half = evaluate(model, rules, players, opponent, deals, 777_000)
+        mean, half = evaluate_policy(policy, rules, players, opponent, deals, EVAL_SEED)
         lines.append(
             f"duplicate vs {opponent}: {mean:+.2f} ± {half:.2f} points per deal ({deals} deals)"
         )
     return lines
+
+
+def report(model: ActionScorer, rules: str, players: int, opponents: str, deals: int) -> list[str]:
+    """:func:`report_policy` for the network's greedy play."""
+    return report_policy(greedy(model, Layout.of(rules, players)), rules, players, opponents, deals)
