@@ -21,6 +21,7 @@ from pyrummy.server.api import (
     matches,
     meta,
     page,
+    passkeys,
     player,
     profile,
     rooms,
@@ -46,6 +47,7 @@ ROUTERS = (
     rooms.router,
     matches.router,
     profile.router,
+    passkeys.router,
     page.router,
 )
 
