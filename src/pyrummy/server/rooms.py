@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyrummy.core.rules import find_rules
+from pyrummy.server.profiles import PlayingProfile
 from pyrummy.server.settings import RoomSettings
 from pyrummy.server.storage import SeatSpec, Store, TableSpec
 from pyrummy.server.storage.rooms import CLOSED, STARTED, WAITING, RoomStore
@@ -74,13 +75,22 @@ class RoomSeat:
     bot: str | None = None
     name: str | None = None
     digest: str | None = None
+    #: The id of the seated person's profile.
+    profile: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "bot": self.bot, "name": self.name, "digest": self.digest}
+        seat = {"kind": self.kind, "bot": self.bot, "name": self.name, "digest": self.digest}
+        return seat if self.profile is None else seat | {"profile": self.profile}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomSeat:
-        return cls(str(data["kind"]), data.get("bot"), data.get("name"), data.get("digest"))
+        return cls(
+            str(data["kind"]),
+            data.get("bot"),
+            data.get("name"),
+            data.get("digest"),
+            data.get("profile"),
+        )
 
 
 @dataclass
@@ -216,8 +226,10 @@ class Rooms:
         turn_timer: int,
         grace: float,
         bot_delay: float,
+        player: PlayingProfile | None = None,
     ) -> tuple[Room, str]:
-        """A new room; ``seats`` holds ("you" | "open" | "bot", bot level).
+        """A new room; ``seats`` holds ("you" | "open" | "bot", bot level); the
+        creator's seat is ``player``'s profile (made now on a first play).
         Returns the room and the creator's seat token."""
         you = [i for i, (kind, _) in enumerate(seats) if kind == "you"]
         if len(you) != 1:
@@ -241,9 +253,10 @@ class Rooms:
             preset, **{k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
         )
         rules.check_players(len(seats))
+        profile = None if player is None else (await player.get(name)).id
         token = secrets.token_urlsafe(24)
         room_seats = [
-            RoomSeat(HUMAN, None, name, token_digest(token))
+            RoomSeat(HUMAN, None, name, token_digest(token), profile)
             if kind == "you"
             else RoomSeat(BOT, bot)
             if kind == "bot"
@@ -297,9 +310,13 @@ class Rooms:
         if room.status == CLOSED:
             raise TableError(410, "room.closed", code=room.code)
 
-    async def join(self, code: str, name: str, token: str | None) -> tuple[Room, int, str | None]:
-        """Sit in the first open seat; returns (room, seat, new token or None if
-        the caller already sits here)."""
+    async def join(
+        self, code: str, name: str, token: str | None, player: PlayingProfile | None = None
+    ) -> tuple[Room, int, str | None]:
+        """Sit in the first open seat as ``player``'s profile (made now on a
+        first play); returns (room, seat, new token or None if the caller
+        already sits here). A profile sits at most once: 409 when it holds a
+        seat here already (another browser signed in to it)."""
         room = await self.load(code)
         mine = room.seat_of_token(token)
         if mine is not None:
@@ -308,9 +325,14 @@ class Rooms:
         missing = room.missing()
         if not missing:
             raise TableError(409, "room.full", code=room.code)
+        current = None if player is None else player.current
+        for index, taken in enumerate(room.seats):
+            if current is not None and taken.profile == current.id:
+                raise TableError(409, "profile.already_seated", seat=index + 1)
+        profile = None if player is None else (await player.get(name)).id
         new_token = secrets.token_urlsafe(24)
         seat = missing[0]
-        room.seats[seat] = RoomSeat(HUMAN, None, name, token_digest(new_token))
+        room.seats[seat] = RoomSeat(HUMAN, None, name, token_digest(new_token), profile)
         await self._save(room)
         return room, seat, new_token
 
@@ -389,7 +411,9 @@ class Rooms:
 
     async def _open_table(self, room: Room, status: str) -> Room:
         seats = [
-            SeatSpec("human", None, s.name) if s.kind == HUMAN else SeatSpec("bot", s.bot)
+            SeatSpec("human", None, s.name, s.profile)
+            if s.kind == HUMAN
+            else SeatSpec("bot", s.bot)
             for s in room.seats
         ]
         spec: TableSpec = new_table_spec(room.preset, dict(room.options), seats, room.bot_delay)

@@ -316,6 +316,28 @@ class Settings(BaseSettings):
     forwarded_allow_ips: Annotated[
         str, Flag("the proxies trusted with --behind-proxy (comma-separated, or *)", "web security")
     ] = "127.0.0.1"
+    passkey_rp_id: Annotated[
+        str | None,
+        Field(max_length=253),
+        Flag(
+            "the passkeys' relying party: the site's domain as people open it (example.org);"
+            " default: the host name of each request (so http://localhost:PORT works; an IP"
+            " address such as 127.0.0.1 cannot hold passkeys)",
+            "web security",
+            metavar="DOMAIN",
+        ),
+    ] = None
+    passkey_origins: Annotated[
+        tuple[str, ...],
+        NoDecode,
+        Flag(
+            "an origin whose pages may use passkeys, https://example.org (repeatable; default:"
+            " the origin of each request, as --behind-proxy sees it)",
+            "web security",
+            metavar="URL",
+            name="--passkey-origin",
+        ),
+    ] = ()
     database_url: Annotated[
         str | None,
         Field(validation_alias=AliasChoices("database_url", "DATABASE_URL")),
@@ -381,7 +403,7 @@ class Settings(BaseSettings):
     def _refreeze(cls, value: Any) -> Any:
         return parse_refreeze(value) if isinstance(value, str) else value
 
-    @field_validator("allowed_origins", mode="before")
+    @field_validator("allowed_origins", "passkey_origins", mode="before")
     @classmethod
     def _origins(cls, value: Any) -> Any:
         return tuple(part for part in value.split(",") if part) if isinstance(value, str) else value

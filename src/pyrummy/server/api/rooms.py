@@ -27,7 +27,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import RedirectResponse
 from pydantic import Field, field_validator
 
-from pyrummy.server.deps import Client, RoomsDep, ServicesDep
+from pyrummy.server.deps import Client, ProfileOrNew, RoomsDep, ServicesDep
 from pyrummy.server.rooms import Room, normalize_code
 from pyrummy.server.schemas import BotName, OptionValue, Strict, option_maximum
 from pyrummy.server.seats import ROOM_COOKIE, seat_token, set_seat_cookie
@@ -157,10 +157,15 @@ def _set_cookie(response: Response, room: Room, token: str, secure: bool) -> Non
 
 @router.post("/api/rooms", status_code=201)
 async def create_room(
-    body: CreateRoom, request: Request, response: Response, services: ServicesDep
+    body: CreateRoom,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    player: ProfileOrNew,
 ) -> dict[str, Any]:
     """A private table for friends; the answer holds the room code and the
-    creator's seat token (also an HttpOnly cookie)."""
+    creator's seat token (also an HttpOnly cookie). The seat is the caller's
+    profile's (made now on a first play)."""
     rooms = services.rooms
     grace = rooms.settings.default_grace if body.grace is None else body.grace
     delay = services.settings.bot_delay if body.bot_delay is None else body.bot_delay
@@ -172,6 +177,7 @@ async def create_room(
         body.turn_timer,
         grace,
         delay,
+        player,
     )
     _set_cookie(response, room, token, services.secure_cookie(request))
     return {"room": await rooms.view(room, room.creator), "seat": room.creator, "token": token}
@@ -203,10 +209,12 @@ async def join_room(
     response: Response,
     services: ServicesDep,
     token: RoomToken,
+    player: ProfileOrNew,
 ) -> dict[str, Any]:
-    """Sit in the first open seat (409 when full or started, 404 for a wrong code)."""
+    """Sit in the first open seat as the caller's profile (409 when full or
+    started, or when the profile sits here already; 404 for a wrong code)."""
     rooms = services.rooms
-    room, seat, new_token = await rooms.join(code, body.name, token)
+    room, seat, new_token = await rooms.join(code, body.name, token, player)
     if new_token is not None:
         _set_cookie(response, room, new_token, services.secure_cookie(request))
     return {"room": await rooms.view(room, seat), "seat": seat, "token": new_token}
