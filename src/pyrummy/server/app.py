@@ -16,7 +16,17 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from pyrummy.server.api import health, matches, meta, page, player, rooms, table_socket, tables
+from pyrummy.server.api import (
+    health,
+    matches,
+    meta,
+    page,
+    player,
+    profile,
+    rooms,
+    table_socket,
+    tables,
+)
 from pyrummy.server.api.description import API_DESCRIPTION
 from pyrummy.server.api.page import static_dir
 from pyrummy.server.errors import add_error_handlers
@@ -35,6 +45,7 @@ ROUTERS = (
     player.router,
     rooms.router,
     matches.router,
+    profile.router,
     page.router,
 )
 

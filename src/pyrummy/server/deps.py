@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
 
 from pyrummy.server.messages import pick_language
+from pyrummy.server.profiles import PlayingProfile, profile_secret
 from pyrummy.server.rooms import Rooms
 from pyrummy.server.seats import table_token
 from pyrummy.server.services import Services
 from pyrummy.server.settings import Settings
 from pyrummy.server.storage import Store
+from pyrummy.server.storage.profiles import Profile, ProfileStore
 from pyrummy.server.tables import TableManager
 
 
@@ -46,6 +48,29 @@ async def _tables(connection: HTTPConnection) -> TableManager:
 
 async def _rooms(connection: HTTPConnection) -> Rooms:
     return services_of(connection).rooms
+
+
+async def _profiles(connection: HTTPConnection) -> ProfileStore:
+    return services_of(connection).profiles
+
+
+async def current_profile(connection: HTTPConnection) -> Profile | None:
+    """The profile the request's cookie signs in (None: none, a forged or
+    signed-out secret, or a deleted profile)."""
+    secret = profile_secret(connection)
+    if secret is None:
+        return None
+    return await services_of(connection).profiles.by_secret(secret)
+
+
+async def _profile_or_new(request: Request, response: Response) -> PlayingProfile:
+    services = services_of(request)
+    return PlayingProfile(
+        services.profiles,
+        await current_profile(request),
+        response,
+        services.secure_cookie(request),
+    )
 
 
 def request_language(connection: HTTPConnection) -> str:
@@ -83,3 +108,9 @@ Lang = Annotated[str, Depends(_language)]
 SeatToken = Annotated[str | None, Depends(_table_token)]
 #: The client's address, for the per-client caps.
 Client = Annotated[str, Depends(_client)]
+ProfilesDep = Annotated[ProfileStore, Depends(_profiles)]
+#: The caller's profile (its cookie), or None.
+CurrentProfile = Annotated[Profile | None, Depends(current_profile)]
+#: The caller's profile for a route that seats them: ``.current`` or, with
+#: ``await .get(name)``, one made now (the answer then sets its cookie).
+ProfileOrNew = Annotated[PlayingProfile, Depends(_profile_or_new)]

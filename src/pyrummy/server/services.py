@@ -24,6 +24,7 @@ from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms
 from pyrummy.server.settings import Settings
 from pyrummy.server.storage import Store
+from pyrummy.server.storage.profiles import ProfileStore
 from pyrummy.server.tables import BotFactory, TableError, TableManager, default_bot_factory
 
 log = logging.getLogger("pyrummy.server")
@@ -40,6 +41,7 @@ class Services:
     _store: Store | None = None
     _tables: TableManager | None = None
     _rooms: Rooms | None = None
+    _profiles: ProfileStore | None = None
     _cluster: Cluster | None = None
     _keeper: RoomKeeper | None = None
     _memory_trace: asyncio.Task[None] | None = None
@@ -69,6 +71,12 @@ class Services:
             raise RuntimeError("the server has not started")
         return self._rooms
 
+    @property
+    def profiles(self) -> ProfileStore:
+        if self._profiles is None:
+            raise RuntimeError("the server has not started")
+        return self._profiles
+
     # -- rules that several routes share -------------------------------------------------
     def unfinished(self, table_ids: set[str]) -> set[str]:
         """Tables in memory and not over: those that cost something now (an
@@ -88,7 +96,7 @@ class Services:
                 raise TableError(503, "table.server_full", limit=limit)
 
     def secure_cookie(self, connection: HTTPConnection) -> bool:
-        """Whether a seat cookie is marked Secure for this request."""
+        """Whether a seat or profile cookie is marked Secure for this request."""
         settings = self.settings
         return settings.secure_cookies or (
             settings.behind_proxy and connection.url.scheme == "https"
@@ -99,6 +107,7 @@ class Services:
         """Open the store, resume the tables, start the background work."""
         settings = self.settings
         store = self._store = await Store.open(settings.url())
+        self._profiles = ProfileStore(store)
         # Bots of the default factory are importable by worker processes;
         # a factory of the caller's (tests) runs its bots in a thread.
         workers = settings.bot_workers if self.bot_factory is default_bot_factory else 0

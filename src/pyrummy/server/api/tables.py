@@ -15,6 +15,7 @@ one the caller is a spectator: it sees what a spectator may see and cannot act.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -23,6 +24,7 @@ from pyrummy.core.melds import explain_meld
 from pyrummy.server.deps import (
     Client,
     Lang,
+    ProfileOrNew,
     SeatToken,
     ServicesDep,
     TablesDep,
@@ -54,10 +56,13 @@ async def create_table(
     response: Response,
     services: ServicesDep,
     client: Client,
+    player: ProfileOrNew,
 ) -> dict[str, Any]:
     """Create a table. People sit first, then the bots; the response holds a
     secret token per person's seat (also set as an HttpOnly cookie for the
-    first person)."""
+    first person). The first person's seat is the caller's profile's (made now
+    on their first play, with its cookie); it carries the profile's name
+    unless ``name`` is given."""
     settings = services.settings
     if body.humans == 0 and not settings.allow_bot_only:
         raise TableError(403, "table.bot_only_forbidden")
@@ -68,6 +73,12 @@ async def create_table(
     if body.seed is not None and not settings.allow_seed:
         raise TableError(403, "table.seed_forbidden")
     spec = new_table_spec(body.preset, dict(body.options), seats, delay, body.seed)
+    if body.humans:
+        # Made only now that the table is known to be good: a refused table
+        # makes no profile.
+        profile = await player.get(body.name)
+        seats[0] = SeatSpec("human", None, body.name or profile.name, profile.id)
+        spec = dataclasses.replace(spec, seats=seats)
     table, tokens = await services.tables.create(spec)
     services.created_by.add(client, table.table_id)
     first = next((t for t in tokens if t), None)

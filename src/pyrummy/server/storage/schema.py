@@ -2,7 +2,8 @@
 
 ``tables`` and ``actions`` hold the tables of play (ORM rows, for the reads
 that build a table); ``rooms``, ``room_presence`` and ``room_chat`` hold the
-rooms of friends (Core tables). Alembic's revisions (:mod:`pyrummy.server.migrations`)
+rooms of friends; ``profiles``, ``profile_sessions``, ``profile_seats``,
+``passkeys`` and ``passkey_challenges`` hold the players' profiles (Core tables). Alembic's revisions (:mod:`pyrummy.server.migrations`)
 create them; this module says what the code expects to find.
 """
 
@@ -85,6 +86,62 @@ CHAT = sqlalchemy.Table(
     sqlalchemy.Column("name", sqlalchemy.String(32)),
     sqlalchemy.Column("text", sqlalchemy.String(200)),
     sqlalchemy.Column("at", sqlalchemy.Float),
+)
+
+PROFILES = sqlalchemy.Table(
+    "profiles",
+    Base.metadata,
+    sqlalchemy.Column("id", sqlalchemy.String(32), primary_key=True),
+    sqlalchemy.Column("name", sqlalchemy.String(32), nullable=True),
+    sqlalchemy.Column("created_at", sqlalchemy.Float),
+    sqlalchemy.Column("deleted_at", sqlalchemy.Float, nullable=True),
+)
+#: One row per signed-in browser: the SHA-256 of its cookie's secret, never the secret.
+PROFILE_SESSIONS = sqlalchemy.Table(
+    "profile_sessions",
+    Base.metadata,
+    sqlalchemy.Column("digest", sqlalchemy.String(64), primary_key=True),
+    sqlalchemy.Column(
+        "profile_id",
+        sqlalchemy.String(32),
+        ForeignKey("profiles.id", ondelete="CASCADE"),
+        index=True,
+    ),
+    sqlalchemy.Column("created_at", sqlalchemy.Float),
+)
+#: Which profile sat in which seat of which table (at most once per table).
+PROFILE_SEATS = sqlalchemy.Table(
+    "profile_seats",
+    Base.metadata,
+    sqlalchemy.Column("table_id", sqlalchemy.String(32), primary_key=True),
+    sqlalchemy.Column("seat", sqlalchemy.Integer, primary_key=True),
+    sqlalchemy.Column("profile_id", sqlalchemy.String(32), index=True),
+    sqlalchemy.UniqueConstraint("table_id", "profile_id", name="one_seat_per_profile"),
+)
+PASSKEYS = sqlalchemy.Table(
+    "passkeys",
+    Base.metadata,
+    sqlalchemy.Column("credential_id", sqlalchemy.String(1400), primary_key=True),
+    sqlalchemy.Column(
+        "profile_id",
+        sqlalchemy.String(32),
+        ForeignKey("profiles.id", ondelete="CASCADE"),
+        index=True,
+    ),
+    sqlalchemy.Column("public_key", sqlalchemy.LargeBinary),
+    sqlalchemy.Column("sign_count", sqlalchemy.BigInteger),
+    sqlalchemy.Column("label", sqlalchemy.String(64)),
+    sqlalchemy.Column("created_at", sqlalchemy.Float),
+    sqlalchemy.Column("used_at", sqlalchemy.Float, nullable=True),
+)
+#: Each WebAuthn challenge the server handed out, until used once or expired.
+PASSKEY_CHALLENGES = sqlalchemy.Table(
+    "passkey_challenges",
+    Base.metadata,
+    sqlalchemy.Column("challenge", sqlalchemy.String(128), primary_key=True),
+    sqlalchemy.Column("purpose", sqlalchemy.String(16)),
+    sqlalchemy.Column("profile_id", sqlalchemy.String(32), nullable=True),
+    sqlalchemy.Column("expires_at", sqlalchemy.Float, index=True),
 )
 
 #: The statuses of a stored table: played, finished, closed because its people

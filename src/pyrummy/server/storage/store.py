@@ -65,6 +65,7 @@ from pyrummy.server.storage.schema import (
     CLOSED,
     LIVE,
     OVER,
+    PROFILE_SEATS,
     QUARANTINED,
     TABLES_TABLE,
     ActionRow,
@@ -82,18 +83,21 @@ CLAIM = "claim"
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits in a seat: a person (``human``) or a bot of some difficulty."""
+    """Who sits in a seat: a person (``human``) or a bot of some difficulty;
+    ``profile`` is the id of the person's profile (None: a seat of no profile)."""
 
     kind: str
     bot: str | None = None
     name: str | None = None
+    profile: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "bot": self.bot, "name": self.name}
+        seat = {"kind": self.kind, "bot": self.bot, "name": self.name}
+        return seat if self.profile is None else seat | {"profile": self.profile}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeatSpec:
-        return cls(str(data["kind"]), data.get("bot"), data.get("name"))
+        return cls(str(data["kind"]), data.get("bot"), data.get("name"), data.get("profile"))
 
 
 @dataclass(frozen=True)
@@ -320,6 +324,15 @@ class Store:
                     "acknowledged_json": "{}",
                 },
             )
+            # Which profile sits where; a profile seated twice breaks the
+            # table's unique (table, profile) pair and nothing is stored.
+            profiled = [
+                {"table_id": spec.table_id, "seat": i, "profile_id": seat.profile}
+                for i, seat in enumerate(spec.seats)
+                if seat.profile is not None
+            ]
+            if profiled:
+                await connection.execute(insert(PROFILE_SEATS), profiled)
 
     async def append_action(
         self,
