@@ -112,6 +112,11 @@ class TableSpec:
     first_dealer: int
     bot_delay: float
     created_at: float = field(default_factory=time.time)
+    #: Whether the match changes its people's ratings. Whoever creates the
+    #: table decides: the quick match sets it on every table it starts, a
+    #: friends' room when its creator ticked "rated" before the start
+    #: (:mod:`pyrummy.server.rated` rates the match when it ends).
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +327,7 @@ class Store:
                     "status": "live",
                     "result_json": None,
                     "acknowledged_json": "{}",
+                    "rated": spec.rated,
                 },
             )
             # Which profile sits where; a profile seated twice breaks the
@@ -672,4 +678,5 @@ def _spec_of(row: TableRow) -> TableSpec:
         first_dealer=row.first_dealer,
         bot_delay=row.bot_delay,
         created_at=row.created_at,
+        rated=bool(row.rated),
     )
