@@ -51,7 +51,9 @@ def tasks_of(game: str, bots: Sequence[str], matches: int, seed: int) -> list[Ma
     for a, b in itertools.combinations(playing, 2):
         for k in range(matches):
             players = (a, b) if k % 2 == 0 else (b, a)
-            tasks.append(MatchTask(game, players, derive_seed("pyrummy-anchors", seed, game, a, b, k)))
+            tasks.append(
+                MatchTask(game, players, derive_seed("pyrummy-anchors", seed, game, a, b, k))
+            )
     return tasks
 
 
@@ -71,9 +73,7 @@ def fit_game(game: str, outcomes: Sequence[MatchOutcome]) -> dict[str, Any]:
         played[second] += 1
         scored[first] += score
         scored[second] += 1.0 - score
-    fit = fit_ratings(
-        len(names), games, anchor=index[ANCHOR_BOT], anchor_rating=ANCHOR_POINTS
-    )
+    fit = fit_ratings(len(names), games, anchor=index[ANCHOR_BOT], anchor_rating=ANCHOR_POINTS)
     return {
         "players": 2,
         "matches": len(outcomes),
@@ -166,7 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     data: dict[str, Any] = {
         "about": "The bots' fixed ratings per game (points; Easy = simple = 1000). Written by "
         "benchmarks/rating_anchors.py; read by pyrummy.ratings.anchors.",
-        "command": "python benchmarks/rating_anchors.py " + shlex.join(sys.argv[1:] if argv is None else argv),
+        "command": "python benchmarks/rating_anchors.py "
+        + shlex.join(sys.argv[1:] if argv is None else argv),
         "machine": machine(),
         "date": datetime.date.today().isoformat(),
         "games": {},
@@ -174,10 +175,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game in games:
         tasks = tasks_of(game, bots, matches_for(args.matches, game), args.seed)
         outcomes: list[MatchOutcome | None] = [None] * len(tasks)
-        done = 0
-        for index, outcome in run_tasks(play_match, tasks, workers=args.workers):
+        finished = run_tasks(play_match, tasks, workers=args.workers)
+        for done, (index, outcome) in enumerate(finished, start=1):
             outcomes[index] = outcome
-            done += 1
             if done % max(1, len(tasks) // 20) == 0 or done == len(tasks):
                 print(
                     f"{game}: {done}/{len(tasks)} matches, {time.monotonic() - started:.0f} s",

@@ -64,9 +64,7 @@ def play_model_matches(
             size = rng.choice((2, 2, 3, 4))
             others = rng.sample([p for p in people if p is not person] + bots, size - 1)
             table = [person, *others]
-            after = rate_match(
-                [Seat(p.rating, p.fixed) for p in table], model_order(table, rng)
-            )
+            after = rate_match([Seat(p.rating, p.fixed) for p in table], model_order(table, rng))
             for player, rating in zip(table, after, strict=True):
                 player.rating = rating
 

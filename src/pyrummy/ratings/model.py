@@ -56,7 +56,6 @@ Z: Final = 2.5
 _MODEL: Final = PlackettLuce(mu=MU_AT_ANCHOR, sigma=NEWCOMER_SIGMA, beta=BETA)
 
 
-
 @dataclass(frozen=True)
 class Rating:
     """A skill ``mu`` with its uncertainty ``sigma`` (model units) after ``matches`` rated matches."""

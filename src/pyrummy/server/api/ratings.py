@@ -92,8 +92,6 @@ async def match_rating(
     table = await tables.get(table_id)
     if not table.spec.rated or not table.is_over:
         return {"rated": table.spec.rated, "over": table.is_over, "changes": []}
-    result = table.result() | (
-        {"resigned": table.resigned} if table.resigned is not None else {}
-    )
+    result = table.result() | ({"resigned": table.resigned} if table.resigned is not None else {})
     changes = await services.ratings.rate(table.spec, result)
     return {"rated": True, "over": True, "changes": [c.to_dict() for c in changes]}

@@ -234,6 +234,7 @@ class RatingStore:
                 return None
             rating = _rating(mine)
             established = 0 if rating.provisional else 1
+            tier = _ESTABLISHED
             ahead = await connection.execute(
                 select(func.count())
                 .select_from(RATINGS.join(PROFILES, PROFILES.c.id == RATINGS.c.profile_id))
@@ -241,9 +242,9 @@ class RatingStore:
                     RATINGS.c.preset == preset,
                     PROFILES.c.deleted_at.is_(None),
                     sqlalchemy.or_(
-                        _ESTABLISHED > established,
+                        tier > established,
                         and_(
-                            _ESTABLISHED == established,
+                            tier == established,
                             sqlalchemy.or_(
                                 RATINGS.c.mu > rating.mu,
                                 and_(RATINGS.c.mu == rating.mu, RATINGS.c.profile_id < profile_id),
@@ -253,4 +254,3 @@ class RatingStore:
                 )
             )
             return Standing(int(ahead.scalar_one()) + 1, profile_id, mine.name, rating)
-
