@@ -5,6 +5,7 @@
 //   #/friends     a table for friends #/room/CODE   its waiting room (/join/CODE)
 //   #/rules/GAME  the rules          #/faq          questions and answers
 //   #/learn       the guided Knock Rummy deal
+//   #/leaderboard/GAME  the game's rated players (ratings.js)
 
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
@@ -14,6 +15,7 @@ import { TableView } from "./table.js";
 import { renderHistory, ReplayView } from "./history.js";
 import { renderRules, renderFaq } from "./pages.js";
 import { renderStats } from "./stats.js";
+import { renderLeaderboard } from "./ratings.js";
 import { renderFriendsForm, RoomView, RoomPanel } from "./room.js";
 import { TutorialView } from "./tutorial.js";
 import { tokenFor, knownTables } from "./api.js";
@@ -76,6 +78,7 @@ function header({ keepOpen = false } = {}) {
     h("a", { href: "#/" }, t("nav.play")),
     h("a", { href: "#/history" }, t("nav.history")),
     h("a", { href: "#/stats" }, t("nav.stats")),
+    h("a", { href: "#/leaderboard/knock" }, t("nav.leaderboard")),
     h("a", { href: "#/rules/knock" }, t("nav.rules")),
     h("a", { href: "#/faq" }, t("nav.faq")),
   );
@@ -156,6 +159,8 @@ function route({ keepOpen = false } = {}) {
     current = new ReplayView(main, parts[1]);
   } else if (parts[0] === "rules") {
     renderRules(main, parts[1] || "knock");
+  } else if (parts[0] === "leaderboard") {
+    renderLeaderboard(main, parts[1] || "knock");
   } else if (parts[0] === "faq") {
     renderFaq(main);
   } else {
