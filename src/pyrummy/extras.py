@@ -23,7 +23,7 @@ EXTRA_MODULES: Final[dict[str, tuple[str, ...]]] = {
     "cli": ("rich",),
     "plot": ("matplotlib",),
     "tournament": ("rich", "matplotlib", "scipy"),
-    "web": ("fastapi", "uvicorn", "pydantic", "sqlalchemy"),
+    "web": ("fastapi", "uvicorn", "pydantic", "sqlalchemy", "openskill"),
     "research": ("pettingzoo", "gymnasium", "numpy", "pyspiel"),
     "ray": ("ray",),
 }

@@ -54,6 +54,7 @@ async def _end_match(table: LiveTable, seat: int) -> None:
     table.resigned = seat
     table.awaiting = set()
     table.publish()
+    table.match_ended()
 
 
 async def _hand_to_bot(tables: TableManager, table: LiveTable, seat: int, level: str) -> None:

@@ -110,6 +110,8 @@ class Room:
     table_id: str | None
     tables: list[str] = field(default_factory=list)
     away: set[int] = field(default_factory=set)
+    #: The room's matches change their people's ratings (the creator's choice before the start).
+    rated: bool = False
 
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat this token holds here (None: no token); 403 for a foreign token."""
@@ -155,6 +157,7 @@ def _row_to_room(row: Any) -> Room:
         table_id=row.table_id,
         tables=json.loads(row.tables_json or "[]"),
         away={int(s) for s in json.loads(row.away_json or "{}")},
+        rated=bool(row.rated),
     )
 
 
@@ -227,9 +230,11 @@ class Rooms:
         grace: float,
         bot_delay: float,
         player: PlayingProfile | None = None,
+        rated: bool = False,
     ) -> tuple[Room, str]:
         """A new room; ``seats`` holds ("you" | "open" | "bot", bot level); the
-        creator's seat is ``player``'s profile (made now on a first play).
+        creator's seat is ``player``'s profile (made now on a first play);
+        ``rated``: its matches change the people's ratings.
         Returns the room and the creator's seat token."""
         you = [i for i, (kind, _) in enumerate(seats) if kind == "you"]
         if len(you) != 1:
@@ -279,6 +284,7 @@ class Rooms:
                 grace=grace,
                 bot_delay=bot_delay,
                 table_id=None,
+                rated=rated,
             )
             stored = await self.rows.insert(
                 {
@@ -297,6 +303,7 @@ class Rooms:
                     "table_id": None,
                     "tables_json": "[]",
                     "away_json": "{}",
+                    "rated": rated,
                 }
             )
             if not stored:  # the code is taken: draw another
@@ -377,6 +384,15 @@ class Rooms:
         await self._save(room)
         return room
 
+    async def set_rated(self, code: str, rated: bool, token: str | None) -> Room:
+        """The creator makes the room's matches rated (or not), before the start."""
+        room = await self.load(code)
+        self._creator(room, token)
+        self._waiting(room)
+        room.rated = rated
+        await self._save(room, rated=rated)
+        return room
+
     async def start(
         self, code: str, token: str | None, may_open: Callable[[], None] = lambda: None
     ) -> Room:
@@ -427,6 +443,7 @@ class Rooms:
             bot_delay=spec.bot_delay,
             shuffle=spec.shuffle,
             salt=spec.salt,
+            rated=room.rated,
         )
         previous = room.table_id
         now = time.time()
@@ -531,6 +548,7 @@ class Rooms:
             "you": you,
             "turn_timer": room.turn_timer,
             "grace": room.grace,
+            "rated": room.rated,
             "table_id": room.table_id,
             "tables": room.tables,
             "seats": [self.seat_status(room, i, presence, now) for i in range(len(room.seats))],

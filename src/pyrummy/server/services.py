@@ -19,12 +19,14 @@ from pyrummy.server.botpool import BotPool
 from pyrummy.server.cluster import Cluster
 from pyrummy.server.loopstats import LoopStats, Refreezer, tune_gc
 from pyrummy.server.play import broadcast
+from pyrummy.server.rated import Ratings
 from pyrummy.server.ratelimit import ClientCounter, CreatedBy
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms
 from pyrummy.server.settings import Settings
 from pyrummy.server.storage import Store
 from pyrummy.server.storage.profiles import ProfileStore
+from pyrummy.server.storage.ratings import RatingStore
 from pyrummy.server.tables import BotFactory, TableError, TableManager, default_bot_factory
 
 log = logging.getLogger("pyrummy.server")
@@ -42,6 +44,7 @@ class Services:
     _tables: TableManager | None = None
     _rooms: Rooms | None = None
     _profiles: ProfileStore | None = None
+    _ratings: Ratings | None = None
     _cluster: Cluster | None = None
     _keeper: RoomKeeper | None = None
     _memory_trace: asyncio.Task[None] | None = None
@@ -76,6 +79,12 @@ class Services:
         if self._profiles is None:
             raise RuntimeError("the server has not started")
         return self._profiles
+
+    @property
+    def ratings(self) -> Ratings:
+        if self._ratings is None:
+            raise RuntimeError("the server has not started")
+        return self._ratings
 
     # -- rules that several routes share -------------------------------------------------
     def unfinished(self, table_ids: set[str]) -> set[str]:
@@ -115,6 +124,8 @@ class Services:
         await bot_pool.warm_up()
         tables = self._tables = TableManager(store, self.bot_factory, bot_pool, settings.lifecycle)
         tables.on_change = broadcast
+        ratings = self._ratings = Ratings(RatingStore(store), self._profiles)
+        tables.on_over = ratings.table_over
         # PostgreSQL: other server processes may serve the same tables.
         self._cluster = await Cluster.start(store, tables) if store.notifies else None
         resumed = await tables.resume_all()
@@ -145,4 +156,6 @@ class Services:
         if self._keeper is not None:
             await self._keeper.stop()
         await self.tables.stop()
+        if self._ratings is not None:
+            await self._ratings.stop()
         await self.store.close()

@@ -264,6 +264,9 @@ class LiveTable:
         #: not moved by the bots' moves (see cluster.Cluster.tidy).
         self.asked_at = self.touched
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
+        #: Told once when the match ends in this process (by its last action
+        #: or a resignation): the ratings (:mod:`pyrummy.server.rated`).
+        self.on_over: Callable[[LiveTable], None] | None = None
 
     # -- identity -----------------------------------------------------------
     @property
@@ -352,7 +355,14 @@ class LiveTable:
         elif seat in self.awaiting:
             self.awaiting.discard(seat)
         self.publish(stored)
+        if self.match.is_over:
+            self.match_ended()
         return stored
+
+    def match_ended(self) -> None:
+        """The match has just ended here: tell :attr:`on_over`."""
+        if self.on_over is not None:
+            self.on_over(self)
 
     def take_stored(self, stored: StoredAction) -> None:
         """Apply action ``stored.seq`` that another server process stored, and
@@ -619,6 +629,7 @@ class TableManager:
         #: Set by ``cluster.Cluster`` when other processes share the database.
         self.cluster: Any = None
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
+        self.on_over: Callable[[LiveTable], None] | None = None
 
     async def resume_all(self) -> int:
         """Load every unfinished table and start its bots; returns how many.
@@ -676,6 +687,7 @@ class TableManager:
             await self.quarantine(table_id)
             raise TableError(410, "table.broken", table=table_id) from None
         table.on_change = self.on_change
+        table.on_over = self.on_over
         table.bot_pool = self.bot_pool
         # (Read with the table: a query of its own cost a transaction per load.)
         table.last_human_at = max(stored.last_human_at, table.spec.created_at)

@@ -98,6 +98,8 @@ def table_summary(spec: TableSpec, status: str) -> dict[str, Any]:
         "bot_delay": spec.bot_delay,
         "status": status,
         "created_at": spec.created_at,
+        # Whether the match changes its people's ratings (the changes: /api/tables/{id}/rating).
+        "rated": spec.rated,
     }
 
 

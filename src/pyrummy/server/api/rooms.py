@@ -5,6 +5,8 @@
 * ``POST /api/rooms/{code}/join`` — sit in the first open seat (a name).
 * ``POST /api/rooms/{code}/leave`` — leave before the start.
 * ``PUT  /api/rooms/{code}/seats/{n}`` — the creator makes an open seat a bot (or back).
+* ``PUT  /api/rooms/{code}/rated`` — the creator makes the room's matches rated (or not),
+  before the start.
 * ``POST /api/rooms/{code}/start`` — the creator starts when every seat is taken
   (within the server's caps on unfinished tables, as ``POST /api/tables``).
 * ``POST /api/rooms/{code}/again`` — the creator: a new match, the same people.
@@ -92,6 +94,8 @@ class CreateRoom(Strict):
     turn_timer: Annotated[int, Field(ge=0, le=3600)] = 0
     grace: Annotated[int, Field(ge=1, le=3600)] | None = None
     bot_delay: Annotated[float, Field(ge=0, le=10)] | None = None
+    #: The room's matches change the people's ratings.
+    rated: bool = False
 
     _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
 
@@ -114,6 +118,10 @@ class JoinRoom(Strict):
 class SetSeat(Strict):
     kind: Literal["open", "bot"]
     bot: BotName | None = None
+
+
+class SetRated(Strict):
+    rated: bool
 
 
 class Poll(Strict):
@@ -178,6 +186,7 @@ async def create_room(
         grace,
         delay,
         player,
+        rated=body.rated,
     )
     _set_cookie(response, room, token, services.secure_cookie(request))
     return {"room": await rooms.view(room, room.creator), "seat": room.creator, "token": token}
@@ -240,6 +249,16 @@ async def set_room_seat(
 ) -> dict[str, Any]:
     """The creator fills open seat ``index`` (from 1) with a bot, or opens it again."""
     room = await rooms.set_seat(code, index - 1, body.kind, body.bot, token)
+    return await rooms.view(room, room.creator)
+
+
+@router.put("/api/rooms/{code}/rated")
+async def set_room_rated(
+    code: str, body: SetRated, rooms: RoomsDep, token: RoomToken
+) -> dict[str, Any]:
+    """The creator makes the room's matches rated or not (403 for anyone else,
+    409 once started)."""
+    room = await rooms.set_rated(code, body.rated, token)
     return await rooms.view(room, room.creator)
 
 

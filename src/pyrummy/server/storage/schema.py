@@ -3,14 +3,15 @@
 ``tables`` and ``actions`` hold the tables of play (ORM rows, for the reads
 that build a table); ``rooms``, ``room_presence`` and ``room_chat`` hold the
 rooms of friends; ``profiles``, ``profile_sessions``, ``profile_seats``,
-``passkeys`` and ``passkey_challenges`` hold the players' profiles (Core tables). Alembic's revisions (:mod:`pyrummy.server.migrations`)
+``passkeys`` and ``passkey_challenges`` hold the players' profiles;
+``ratings``, ``rated_matches`` and ``rating_changes`` their ratings (Core tables). Alembic's revisions (:mod:`pyrummy.server.migrations`)
 create them; this module says what the code expects to find.
 """
 
 from __future__ import annotations
 
 import sqlalchemy
-from sqlalchemy import BigInteger, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -41,6 +42,9 @@ class TableRow(Base):
     # salt, from which each deal's commitment is made (NULL: none).
     shuffle: Mapped[str | None] = mapped_column(String(16), nullable=True)
     fair_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Whether the match changes its people's ratings (a quick match, or a
+    # friends' table its creator made rated).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sqlalchemy.false())
 
 
 class ActionRow(Base):
@@ -73,6 +77,7 @@ ROOMS = sqlalchemy.Table(
     sqlalchemy.Column("table_id", sqlalchemy.String(32), nullable=True),
     sqlalchemy.Column("tables_json", sqlalchemy.Text),
     sqlalchemy.Column("away_json", sqlalchemy.Text),
+    sqlalchemy.Column("rated", sqlalchemy.Boolean, server_default=sqlalchemy.false()),
 )
 PRESENCE = sqlalchemy.Table(
     "room_presence",
@@ -147,6 +152,47 @@ PASSKEY_CHALLENGES = sqlalchemy.Table(
     sqlalchemy.Column("purpose", sqlalchemy.String(16)),
     sqlalchemy.Column("profile_id", sqlalchemy.String(32), nullable=True),
     sqlalchemy.Column("expires_at", sqlalchemy.Float, index=True),
+)
+#: A profile's rating in one game (see :mod:`pyrummy.server.storage.ratings`).
+RATINGS = sqlalchemy.Table(
+    "ratings",
+    Base.metadata,
+    sqlalchemy.Column(
+        "profile_id",
+        sqlalchemy.String(32),
+        ForeignKey("profiles.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sqlalchemy.Column("preset", sqlalchemy.String(32), primary_key=True),
+    sqlalchemy.Column("mu", sqlalchemy.Float),
+    sqlalchemy.Column("sigma", sqlalchemy.Float),
+    sqlalchemy.Column("matches", sqlalchemy.Integer),
+    sqlalchemy.Column("updated_at", sqlalchemy.Float),
+    sqlalchemy.Index("ratings_by_game", "preset", "mu"),
+)
+#: The matches already rated: one row each, so a match is rated once.
+RATED_MATCHES = sqlalchemy.Table(
+    "rated_matches",
+    Base.metadata,
+    sqlalchemy.Column("table_id", sqlalchemy.String(32), primary_key=True),
+    sqlalchemy.Column("preset", sqlalchemy.String(32)),
+    sqlalchemy.Column("rated_at", sqlalchemy.Float),
+)
+#: Each person's change in each rated match (one row per match and profile).
+RATING_CHANGES = sqlalchemy.Table(
+    "rating_changes",
+    Base.metadata,
+    sqlalchemy.Column("table_id", sqlalchemy.String(32), primary_key=True),
+    sqlalchemy.Column("profile_id", sqlalchemy.String(32), primary_key=True),
+    sqlalchemy.Column("seat", sqlalchemy.Integer),
+    sqlalchemy.Column("preset", sqlalchemy.String(32)),
+    sqlalchemy.Column("place", sqlalchemy.Integer),
+    sqlalchemy.Column("mu_before", sqlalchemy.Float),
+    sqlalchemy.Column("sigma_before", sqlalchemy.Float),
+    sqlalchemy.Column("mu_after", sqlalchemy.Float),
+    sqlalchemy.Column("sigma_after", sqlalchemy.Float),
+    sqlalchemy.Column("matches_after", sqlalchemy.Integer),
+    sqlalchemy.Column("rated_at", sqlalchemy.Float),
 )
 
 #: The statuses of a stored table: played, finished, closed because its people

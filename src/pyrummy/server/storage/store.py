@@ -116,6 +116,11 @@ class TableSpec:
     #: fair deals) and the match's secret salt for the deals' commitments.
     shuffle: str | None = None
     salt: str | None = None
+    #: Whether the match changes its people's ratings. Whoever creates the
+    #: table decides: the quick match sets it on every table it starts, a
+    #: friends' room when its creator ticked "rated" before the start
+    #: (:mod:`pyrummy.server.rated` rates the match when it ends).
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +333,7 @@ class Store:
                     "acknowledged_json": "{}",
                     "shuffle": spec.shuffle,
                     "fair_salt": spec.salt,
+                    "rated": spec.rated,
                 },
             )
             # Which profile sits where; a profile seated twice breaks the
@@ -680,4 +686,5 @@ def _spec_of(row: TableRow) -> TableSpec:
         created_at=row.created_at,
         shuffle=row.shuffle,
         salt=row.fair_salt,
+        rated=bool(row.rated),
     )

@@ -5,6 +5,7 @@
 //   #/friends     a table for friends #/room/CODE   its waiting room (/join/CODE)
 //   #/rules/GAME  the rules          #/faq          questions and answers
 //   #/learn       the guided Knock Rummy deal
+//   #/leaderboard/GAME  the game's rated players (ratings.js)
 
 //
 // Only the lobby is imported here: the other views are imported when first
@@ -77,6 +78,7 @@ function header({ keepOpen = false } = {}) {
     h("a", { href: "#/" }, t("nav.play")),
     h("a", { href: "#/history" }, t("nav.history")),
     h("a", { href: "#/stats" }, t("nav.stats")),
+    h("a", { href: "#/leaderboard/knock" }, t("nav.leaderboard")),
     h("a", { href: "#/rules/knock" }, t("nav.rules")),
     h("a", { href: "#/faq" }, t("nav.faq")),
   );
@@ -185,6 +187,8 @@ function route({ keepOpen = false } = {}) {
     later(() => import("./history.js"), ({ ReplayView }) => new ReplayView(main, parts[1]));
   } else if (parts[0] === "rules") {
     later(() => import("./pages.js"), ({ renderRules }) => { renderRules(main, parts[1] || "knock"); });
+  } else if (parts[0] === "leaderboard") {
+    later(() => import("./ratings.js"), ({ renderLeaderboard }) => { renderLeaderboard(main, parts[1] || "knock"); });
   } else if (parts[0] === "faq") {
     later(() => import("./pages.js"), ({ renderFaq }) => { renderFaq(main); });
   } else {

@@ -301,7 +301,7 @@ export async function renderFriendsForm(root) {
     section.append(h("p", {}, t("status.error", { message: error.message })));
     return;
   }
-  const choice = { preset: "knock", seats: ["you", "open", "bot:easy"], timer: 0, grace: graces.includes(120) ? 120 : graces[0], length: "default" };
+  const choice = { preset: "knock", seats: ["you", "open", "bot:easy"], timer: 0, grace: graces.includes(120) ? 120 : graces[0], length: "default", rated: false };
   const form = h("form", { class: "friends-form", onsubmit: (e) => { e.preventDefault(); submit(); } });
   section.append(form, status);
 
@@ -347,6 +347,8 @@ export async function renderFriendsForm(root) {
         h("small", { id: "friends-name-rule", class: "hint-text" }, " ", t("friends.nameRule"))),
       h("p", {}, h("label", { for: "friends-timer" }, t("friends.timer")), " ", timer),
       h("p", {}, h("label", { for: "friends-grace" }, t("friends.grace")), " ", grace),
+      h("p", {}, h("input", { type: "checkbox", id: "friends-rated", checked: choice.rated, onchange: (e) => { choice.rated = e.target.checked; } }),
+        " ", h("label", { for: "friends-rated" }, t("room.rated"))),
       h("p", {}, h("button", { type: "submit", class: "primary big", id: "friends-create" }, t("friends.create"))),
     );
   }
@@ -361,7 +363,7 @@ export async function renderFriendsForm(root) {
       const oneDeal = choice.length === "one" && presets[choice.preset].match_end === "dealer_round";
       const options = oneDeal ? { match_end: "deals", deals: 1 } : {};
       const result = await call("POST", "/api/rooms", { body: {
-        preset: choice.preset, options, seats, name, turn_timer: choice.timer, grace: choice.grace } });
+        preset: choice.preset, options, seats, name, turn_timer: choice.timer, grace: choice.grace, rated: choice.rated } });
       saveRoomToken(result.room.code, result.token, result.seat);
       location.hash = `#/room/${result.room.code}`;
     } catch (error) {

@@ -18,6 +18,7 @@ import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
 import { playAgain } from "./lobby.js";
 import { FairWatcher } from "./fair_view.js";
+import { fillRatingChange } from "./ratings.js";
 import {
   seatName, seatLabel, describeAction, tableMelds, showdownBody, ledgerTable, standingsList, dealBanner, matchSummary,
 } from "./showdown.js";
@@ -914,7 +915,8 @@ export class TableView {
         h("div", { class: "trophy", "aria-hidden": "true" }, youWon ? "★" : "♠"),
         h("div", { class: "end-words" },
           h("h2", { id: "end-title" }, t("end.title")),
-          h("p", { class: "headline" }, headline)),
+          h("p", { class: "headline" }, headline),
+          info.rated && this.me !== null && this.me !== undefined ? this.ratingLine() : null),
         // Play again comes right under the result, above the long score tables.
         h("div", { class: "dialog-buttons end-buttons" },
           h("button", { type: "button", class: "primary big", id: "btn-again", onclick: () => playAgain() }, t("btn.playAgain")),
@@ -927,6 +929,13 @@ export class TableView {
         // The last deal's hands: shown where the screen has room for them, a click away on a phone.
         last ? h("details", { class: "last-deal", open: window.innerWidth >= 900 && window.innerHeight >= 700 },
           h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null));
+  }
+
+  /** The seat's rating change, filled in once the server has rated the match. */
+  ratingLine() {
+    const line = h("p", { class: "rating-change", id: "rating-change", "aria-live": "polite" });
+    fillRatingChange(line, this.tableId, this.me);
+    return line;
   }
 
   animate() {

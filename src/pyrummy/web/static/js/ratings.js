@@ -1,0 +1,71 @@
+// Ratings: the change a rated match made (on its match-end summary) and the
+// leaderboard page of each game (#/leaderboard/GAME).
+
+import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
+import { GAME_ORDER } from "./rules_text.js";
+
+/** The changes of each rated match seen here, by table (fetched once it is known). */
+const changes = new Map();
+
+async function getJson(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`${response.status}`);
+  return response.json();
+}
+
+function ratingText(r) {
+  return `${r.rating}${r.provisional ? "?" : ""}`;
+}
+
+function changeLine(change) {
+  const sign = change.change > 0 ? "+" : change.change < 0 ? "−" : "±";
+  return t("rating.change", { before: ratingText(change.before), after: ratingText(change.after), change: `${sign}${Math.abs(change.change)}` });
+}
+
+/** Fill ``element`` (on a rated match's end) with ``seat``'s rating change. */
+export async function fillRatingChange(element, tableId, seat) {
+  element.textContent = t("rating.waiting");
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    let found = changes.get(tableId);
+    if (!found) {
+      try {
+        const answer = await getJson(`/api/tables/${tableId}/rating`);
+        if (answer.over && answer.changes.length) { found = answer.changes; changes.set(tableId, found); }
+      } catch (error) { /* asked again below */ }
+    }
+    if (found) {
+      const mine = found.find((c) => c.seat === seat);
+      element.textContent = mine ? changeLine(mine) : t("rating.none");
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  element.textContent = t("rating.none");
+}
+
+export async function renderLeaderboard(root, game) {
+  const chosen = GAME_ORDER.includes(game) ? game : "knock";
+  const tabs = h("nav", { class: "rule-tabs", "aria-label": t("board.title") },
+    GAME_ORDER.map((g) => h("a", { href: `#/leaderboard/${g}`, "aria-current": g === chosen ? "page" : null }, t(`game.${g}`))));
+  const body = h("div", { class: "leaderboard-body" }, h("p", {}, t("board.loading")));
+  root.append(h("article", { class: "leaderboard" }, h("h1", {}, `${t("board.title")}: ${t(`game.${chosen}`)}`), tabs, body));
+  let board;
+  try {
+    board = await getJson(`/api/leaderboard/${chosen}`);
+  } catch (error) {
+    clear(body);
+    body.append(h("p", { class: "error" }, t("board.failed")));
+    return;
+  }
+  clear(body);
+  if (board.you) body.append(h("p", { class: "board-you", id: "board-you" }, t("board.you", { place: board.you.place, rating: ratingText(board.you) })));
+  if (!board.players.length) body.append(h("p", { id: "board-empty" }, t("board.empty")));
+  else body.append(h("div", { class: "board-scroll" }, h("table", { class: "board-table", id: "board-table" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("board.player")), h("th", { scope: "col" }, t("board.rating")), h("th", { scope: "col" }, t("board.interval")), h("th", { scope: "col" }, t("board.matches")))),
+    h("tbody", {}, board.players.map((p) => h("tr", { class: p.you ? "you" : "" },
+      h("td", {}, String(p.place)), h("td", {}, p.name || t("board.anonymous")), h("td", {}, ratingText(p)),
+      h("td", {}, `${p.low}–${p.high}`), h("td", {}, String(p.matches))))))));
+  if (board.bots.length) body.append(h("p", { class: "board-bots" }, t("board.bots", { bots: board.bots.map((b) => `${b.bot} ${b.rating}`).join(", ") })));
+  body.append(h("p", { class: "board-note" }, t("board.note", { n: board.provisional_matches })));
+}
