@@ -16,7 +16,17 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from pyrummy.server.api import health, matches, meta, page, player, rooms, table_socket, tables
+from pyrummy.server.api import (
+    health,
+    matches,
+    meta,
+    page,
+    player,
+    quick,
+    rooms,
+    table_socket,
+    tables,
+)
 from pyrummy.server.api.description import API_DESCRIPTION
 from pyrummy.server.api.page import static_dir
 from pyrummy.server.errors import add_error_handlers
@@ -34,6 +44,7 @@ ROUTERS = (
     table_socket.router,
     player.router,
     rooms.router,
+    quick.router,
     matches.router,
     page.router,
 )

@@ -14,6 +14,7 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from pyrummy.server.messages import pick_language
+from pyrummy.server.quick import QuickMatch
 from pyrummy.server.rooms import Rooms
 from pyrummy.server.seats import table_token
 from pyrummy.server.services import Services
@@ -48,6 +49,10 @@ async def _rooms(connection: HTTPConnection) -> Rooms:
     return services_of(connection).rooms
 
 
+async def _quick(connection: HTTPConnection) -> QuickMatch:
+    return services_of(connection).quick
+
+
 def request_language(connection: HTTPConnection) -> str:
     """The language of answers: ``?lang=``, else ``Accept-Language``, else English."""
     return pick_language(
@@ -77,6 +82,7 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 StoreDep = Annotated[Store, Depends(_store)]
 TablesDep = Annotated[TableManager, Depends(_tables)]
 RoomsDep = Annotated[Rooms, Depends(_rooms)]
+QuickDep = Annotated[QuickMatch, Depends(_quick)]
 #: The answer's language (``?lang=`` or ``Accept-Language``).
 Lang = Annotated[str, Depends(_language)]
 #: The seat token the request carries for table ``{table_id}`` (None: a spectator).

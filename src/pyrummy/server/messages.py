@@ -60,6 +60,20 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         "seat.token_in_url": "the seat token must not be in the URL: send it in a header",
         "table.closed": "table {table} was closed: nobody played for too long",
         "table.broken": "table {table} cannot be loaded and is set aside",
+        "quick.bad_game": "there is no quick match for {game} with {players} players",
+        "quick.bad_bot": "the {bot} bot does not play this game with {players} players",
+        "quick.bad_wait": "the wait before bots is 0-{limit} seconds, or none",
+        "quick.not_queued": "you are not waiting for a quick match (left, seated or timed out)",
+        "quick.ticket_missing": "this needs your queue ticket (cookie or X-Queue-Ticket header)",
+        "quick.already_queued": (
+            "you are already waiting for a quick match ({game}, {players} players):"
+            " leave that queue first"
+        ),
+        "quick.seated": "you are seated at table {table} already: play there, or resign",
+        "quick.cooldown": (
+            "you left {leaves} rated matches within a day: quick match opens again in {minutes} min"
+        ),
+        "quick.player_missing": "quick match needs a player profile cookie: reload the page",
     },
     "ru": {
         "table.not_found": "стола {table} нет",
@@ -106,6 +120,20 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         "seat.token_in_url": "ключ места нельзя передавать в адресе: пошлите его в заголовке",
         "table.closed": "стол {table} закрыт: слишком долго никто не ходил",
         "table.broken": "стол {table} не загружается и отложен",
+        "quick.bad_game": "быстрой игры в {game} на {players} игроков нет",
+        "quick.bad_bot": "бот {bot} не играет в эту игру на {players} игроков",
+        "quick.bad_wait": "ожидание перед ботами - от 0 до {limit} секунд, или без ботов",
+        "quick.not_queued": "вы не ждёте быструю игру (вышли, сели за стол или время вышло)",
+        "quick.ticket_missing": "для этого нужен ваш билет очереди (cookie или X-Queue-Ticket)",
+        "quick.already_queued": (
+            "вы уже ждёте быструю игру ({game}, игроков: {players}): сначала выйдите из той очереди"
+        ),
+        "quick.seated": "вы уже сидите за столом {table}: играйте там или сдайтесь",
+        "quick.cooldown": (
+            "вы покинули рейтинговых партий за сутки: {leaves}; быстрая игра откроется через"
+            " {minutes} мин"
+        ),
+        "quick.player_missing": "для быстрой игры нужен профиль игрока: обновите страницу",
     },
 }
 

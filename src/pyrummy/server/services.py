@@ -19,6 +19,7 @@ from pyrummy.server.botpool import BotPool
 from pyrummy.server.cluster import Cluster
 from pyrummy.server.loopstats import LoopStats, Refreezer, tune_gc
 from pyrummy.server.play import broadcast
+from pyrummy.server.quick import QuickMatch
 from pyrummy.server.ratelimit import ClientCounter, CreatedBy
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms
@@ -42,6 +43,7 @@ class Services:
     _rooms: Rooms | None = None
     _cluster: Cluster | None = None
     _keeper: RoomKeeper | None = None
+    _quick: QuickMatch | None = None
     _memory_trace: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -68,6 +70,12 @@ class Services:
         if self._rooms is None:
             raise RuntimeError("the server has not started")
         return self._rooms
+
+    @property
+    def quick(self) -> QuickMatch:
+        if self._quick is None:
+            raise RuntimeError("the server has not started")
+        return self._quick
 
     # -- rules that several routes share -------------------------------------------------
     def unfinished(self, table_ids: set[str]) -> set[str]:
@@ -113,6 +121,8 @@ class Services:
         self._rooms = Rooms(store, tables, settings.rooms)
         self._keeper = RoomKeeper(self._rooms)
         self._keeper.start()
+        self._quick = QuickMatch(store, tables, settings.quick, settings.bot_delay)
+        self._quick.start()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         self.loop_stats.start()
         # A soak's diagnosis; off by default.
@@ -135,5 +145,7 @@ class Services:
             await self._cluster.stop()
         if self._keeper is not None:
             await self._keeper.stop()
+        if self._quick is not None:
+            await self._quick.stop()
         await self.tables.stop()
         await self.store.close()
