@@ -196,7 +196,9 @@ def test_leaving_mid_seat_keeps_the_seat(client: TestClient, database_url: str) 
     anna, boris = person(client), person(client)
     joined(anna, bot_wait=None)
     seated = joined(boris, bot_wait=None)
-    refused = boris.post("/api/quick/leave")
+    # Seated: the queue's cookie is gone; the ticket itself still says why.
+    assert boris.post("/api/quick/leave").status_code == 401
+    refused = boris.post("/api/quick/leave", headers={"X-Queue-Ticket": seated["ticket"]})
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "quick.seated"
     seen = state(client, seated["table_id"], seated["token"])
     assert seen["seat"] == seated["seat"]

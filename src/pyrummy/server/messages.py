@@ -71,9 +71,9 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         ),
         "quick.seated": "you are seated at table {table} already: play there, or resign",
         "quick.cooldown": (
-            "you left {leaves} rated matches within a day: quick match opens again in {minutes} min"
+            "rated matches you left within a day: {leaves}; quick match opens again in"
+            " {minutes} min"
         ),
-        "quick.player_missing": "quick match needs a player profile cookie: reload the page",
     },
     "ru": {
         "table.not_found": "стола {table} нет",
@@ -130,10 +130,9 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         ),
         "quick.seated": "вы уже сидите за столом {table}: играйте там или сдайтесь",
         "quick.cooldown": (
-            "вы покинули рейтинговых партий за сутки: {leaves}; быстрая игра откроется через"
+            "рейтинговых партий, покинутых за сутки: {leaves}; быстрая игра откроется через"
             " {minutes} мин"
         ),
-        "quick.player_missing": "для быстрой игры нужен профиль игрока: обновите страницу",
     },
 }
 

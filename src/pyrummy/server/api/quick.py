@@ -128,8 +128,11 @@ async def leave(response: Response, quick: QuickDep, ticket: Ticket) -> dict[str
 def _seat_cookie(
     response: Response, view: dict[str, Any], ticket: str | None, secure: bool
 ) -> None:
+    """Once seated, the ticket becomes the seat's cookie, and the queue's
+    cookie goes: the page that read its seat is no longer in a queue."""
     table_id = view.get("table_id")
     if view.get("status") == "seated" and table_id and ticket:
         set_seat_cookie(
             response, TABLE_COOKIE + table_id, ticket, f"/api/tables/{table_id}", secure
         )
+        response.delete_cookie(QUEUE_COOKIE, path="/api/quick")
