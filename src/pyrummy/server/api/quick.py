@@ -99,10 +99,12 @@ async def join(
     ticket, view = await services.quick.join(
         player, body.preset, body.players, body.name, body.bot_wait, body.bot
     )
-    response.set_cookie(
-        QUEUE_COOKIE, ticket, httponly=True, secure=secure, samesite="strict", path="/api/quick"
-    )
-    _seat_cookie(response, view, ticket, secure)
+    if view["status"] == "seated":
+        _seat_cookie(response, view, ticket, secure)
+    else:
+        response.set_cookie(
+            QUEUE_COOKIE, ticket, httponly=True, secure=secure, samesite="strict", path="/api/quick"
+        )
     return {"ticket": ticket, **view}
 
 
