@@ -279,3 +279,49 @@ def test_queue_joins_are_rate_limited(tmp_path: Path) -> None:
         assert join(anna, bot_wait=None).status_code == 201
         flood = join(anna, bot_wait=None)
         assert flood.status_code == 429 and int(flood.headers["retry-after"]) > 0
+
+
+def test_two_processes_seat_everyone_once(database_url: str) -> None:
+    """Two servers' matchers on one database, racing over 40 people: each
+    person is seated exactly once, every table is full, nobody is left."""
+    import asyncio
+
+    from pyrummy.server.quick import QuickMatch
+    from pyrummy.server.storage import Store
+    from pyrummy.server.tables import TableManager
+
+    async def race() -> None:
+        stores = [await Store.open(database_url) for _ in range(2)]
+        # SQLite is served by one process: there the two matchers share it.
+        if not stores[0].notifies:
+            stores[1] = stores[0]
+        quick = [QuickMatch(s, TableManager(s), STILL, 0.0) for s in stores]
+        now = time.time()
+        for i in range(40):
+            assert await quick[0].rows.join(
+                {
+                    "player": f"p{i}",
+                    "ticket_digest": f"{i:064d}",
+                    "preset": "gin",
+                    "players": 2,
+                    "name": f"P{i}",
+                    "bot_wait": None,
+                    "bot_level": "easy",
+                    "joined_at": now + i / 1000,
+                    "seen_at": now,
+                }
+            )
+        await asyncio.gather(*(q.match("gin", 2) for q in quick for _ in range(3)))
+        for q in quick:
+            await q.tables.stop()
+        for s in set(stores):
+            await s.close()
+
+    asyncio.run(race())
+    rows = committed_rows(database_url, "SELECT player, status, table_id, seat FROM quick_queue")
+    assert len(rows) == 40 and {row[1] for row in rows} == {"seated"}
+    by_table: dict[str, set[int]] = {}
+    for _player, _status, table_id, seat in rows:
+        by_table.setdefault(table_id, set()).add(seat)
+    assert len(by_table) == 20 and all(seats == {0, 1} for seats in by_table.values())
+    assert table_count(database_url) == 20
