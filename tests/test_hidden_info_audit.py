@@ -321,3 +321,31 @@ def test_bots_only_tables_watched_by_a_spectator(tmp_path: Path) -> None:
             assert check(watcher.received, forbidden) > 20
             record = client.get(f"/api/matches/{created['table']['id']}/record").text
             assert verify_problems(record) == []
+
+
+def test_a_quick_match_seat_sees_only_what_it_may(tmp_path: Path) -> None:
+    """A quick-match table (the queue seats the person, bots fill the rest):
+    the seat the queue gave and a spectator see only what they may."""
+    rng = random.Random("quick")
+    with app_client(tmp_path) as client:
+        joined = client.post(
+            "/api/quick/join",
+            json={"preset": "knock", "players": 3, "name": "Anna", "bot_wait": 0, "bot": "easy"},
+        )
+        assert joined.status_code == 201, joined.text
+        view = joined.json()
+        assert view["status"] == "seated"
+        table_id, token, seat = view["table_id"], view["token"], view["seat"]
+        client.cookies.clear()  # the spectator must not carry the seat's cookie
+        player = Listener(client, table_id, seat, token)
+        watcher = Listener(client, table_id, None, None)
+        player.start()
+        watcher.start()
+        played = play_scripted(client, table_id, token, rng)
+        received = [(seat, number, message) for _, number, message in played]
+        player.join(30)
+        watcher.join(30)
+        assert player.over and watcher.over
+        forbidden = Forbidden(stored_url(tmp_path), table_id, [seat, None])
+        checked = check(received + player.received + watcher.received, forbidden)
+    assert checked > 20

@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 
 from pyrummy.server.messages import pick_language
 from pyrummy.server.profiles import PlayingProfile, profile_secret
+from pyrummy.server.quick import QuickMatch
 from pyrummy.server.rooms import Rooms
 from pyrummy.server.seats import table_token
 from pyrummy.server.services import Services
@@ -71,6 +72,8 @@ async def _profile_or_new(request: Request, response: Response) -> PlayingProfil
         response,
         services.secure_cookie(request),
     )
+async def _quick(connection: HTTPConnection) -> QuickMatch:
+    return services_of(connection).quick
 
 
 def request_language(connection: HTTPConnection) -> str:
@@ -102,6 +105,7 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 StoreDep = Annotated[Store, Depends(_store)]
 TablesDep = Annotated[TableManager, Depends(_tables)]
 RoomsDep = Annotated[Rooms, Depends(_rooms)]
+QuickDep = Annotated[QuickMatch, Depends(_quick)]
 #: The answer's language (``?lang=`` or ``Accept-Language``).
 Lang = Annotated[str, Depends(_language)]
 #: The seat token the request carries for table ``{table_id}`` (None: a spectator).

@@ -26,8 +26,15 @@ def error_response(status: int, code: str, message: str, **extra: Any) -> JSONRe
 
 
 async def refused(request: Request, exc: Exception) -> JSONResponse:
-    """A table's or the rules core's refusal."""
-    return error_response(*error_parts(exc, request_language(request)))
+    """A table's or the rules core's refusal; one that says when to come back
+    (``retry_after`` seconds, as a cooldown does) carries it as a field and as
+    the ``Retry-After`` header."""
+    wait = exc.params.get("retry_after") if isinstance(exc, TableError) else None
+    if not isinstance(wait, int):
+        return error_response(*error_parts(exc, request_language(request)))
+    response = error_response(*error_parts(exc, request_language(request)), retry_after=wait)
+    response.headers["Retry-After"] = str(wait)
+    return response
 
 
 async def invalid(request: Request, exc: Exception) -> JSONResponse:

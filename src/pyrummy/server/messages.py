@@ -69,6 +69,20 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         "passkey.unknown": "this passkey belongs to no profile here",
         "passkey.known": "this passkey is registered already",
         "passkey.not_found": "your profile has no such passkey",
+        "quick.bad_game": "there is no quick match for {game} with {players} players",
+        "quick.bad_bot": "the {bot} bot does not play this game with {players} players",
+        "quick.bad_wait": "the wait before bots is 0-{limit} seconds, or none",
+        "quick.not_queued": "you are not waiting for a quick match (left, seated or timed out)",
+        "quick.ticket_missing": "this needs your queue ticket (cookie or X-Queue-Ticket header)",
+        "quick.already_queued": (
+            "you are already waiting for a quick match ({game}, {players} players):"
+            " leave that queue first"
+        ),
+        "quick.seated": "you are seated at table {table} already: play there, or resign",
+        "quick.cooldown": (
+            "rated matches you left within a day: {leaves}; quick match opens again in"
+            " {minutes} min"
+        ),
     },
     "ru": {
         "table.not_found": "стола {table} нет",
@@ -124,6 +138,19 @@ _CATALOGUE: Final[dict[str, dict[str, str]]] = {
         "passkey.unknown": "этот ключ доступа не принадлежит ни одному профилю здесь",
         "passkey.known": "этот ключ доступа уже зарегистрирован",
         "passkey.not_found": "у вашего профиля нет такого ключа доступа",
+        "quick.bad_game": "быстрой игры в {game} на {players} игроков нет",
+        "quick.bad_bot": "бот {bot} не играет в эту игру на {players} игроков",
+        "quick.bad_wait": "ожидание перед ботами - от 0 до {limit} секунд, или без ботов",
+        "quick.not_queued": "вы не ждёте быструю игру (вышли, сели за стол или время вышло)",
+        "quick.ticket_missing": "для этого нужен ваш билет очереди (cookie или X-Queue-Ticket)",
+        "quick.already_queued": (
+            "вы уже ждёте быструю игру ({game}, игроков: {players}): сначала выйдите из той очереди"
+        ),
+        "quick.seated": "вы уже сидите за столом {table}: играйте там или сдайтесь",
+        "quick.cooldown": (
+            "рейтинговых партий, покинутых за сутки: {leaves}; быстрая игра откроется через"
+            " {minutes} мин"
+        ),
     },
 }
 

@@ -7,7 +7,9 @@ reverse proxy, uvicorn puts the forwarded address in the scope):
 * ``act``: ``POST`` to a table's ``actions``, ``continue``, ``settings`` and
   ``explain-meld``, and ``GET`` of its ``hint`` (a bot decision each); any
   request about a friends' room (``/api/rooms/...``, ``/join/...``);
-* ``connect``: opening a table's WebSocket.
+* ``connect``: opening a table's WebSocket;
+* ``queue``: joining a quick-match queue (``POST /api/quick/join``); its
+  polls and leaves count as ``act``.
 
 A message a person sends on a table's WebSocket counts as ``act`` too.
 
@@ -46,6 +48,10 @@ _TABLE_WS = re.compile(r"^/api/tables/[^/]+/ws$")
 def classify(method: str, path: str) -> str | None:
     if method == "POST" and path.rstrip("/") in ("/api/tables", "/api/rooms"):
         return "create"
+    if method == "POST" and path.rstrip("/") == "/api/quick/join":
+        return "queue"
+    if method == "POST" and path.startswith("/api/quick/"):
+        return "act"
     if path.startswith(("/api/rooms/", "/join/")):
         # Rooms of friends: every look-up counts, so codes cannot be guessed fast.
         return "act"
@@ -71,6 +77,7 @@ class ClientCounter:
                 ("create", limits.create),
                 ("act", limits.act),
                 ("connect", limits.connect),
+                ("queue", limits.queue),
             )
             if text
         }

@@ -20,6 +20,7 @@ from pyrummy.server.cluster import Cluster
 from pyrummy.server.loopstats import LoopStats, Refreezer, tune_gc
 from pyrummy.server.play import broadcast
 from pyrummy.server.rated import Ratings
+from pyrummy.server.quick import QuickMatch
 from pyrummy.server.ratelimit import ClientCounter, CreatedBy
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms
@@ -47,6 +48,7 @@ class Services:
     _ratings: Ratings | None = None
     _cluster: Cluster | None = None
     _keeper: RoomKeeper | None = None
+    _quick: QuickMatch | None = None
     _memory_trace: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
@@ -85,6 +87,10 @@ class Services:
         if self._ratings is None:
             raise RuntimeError("the server has not started")
         return self._ratings
+    def quick(self) -> QuickMatch:
+        if self._quick is None:
+            raise RuntimeError("the server has not started")
+        return self._quick
 
     # -- rules that several routes share -------------------------------------------------
     def unfinished(self, table_ids: set[str]) -> set[str]:
@@ -133,6 +139,8 @@ class Services:
         self._rooms = Rooms(store, tables, settings.rooms)
         self._keeper = RoomKeeper(self._rooms)
         self._keeper.start()
+        self._quick = QuickMatch(store, tables, settings.quick, settings.bot_delay)
+        self._quick.start()
         log.info("pyrummy: %d live table(s) resumed from %s", resumed, store.url)
         self.loop_stats.start()
         # A soak's diagnosis; off by default.
@@ -155,6 +163,8 @@ class Services:
             await self._cluster.stop()
         if self._keeper is not None:
             await self._keeper.stop()
+        if self._quick is not None:
+            await self._quick.stop()
         await self.tables.stop()
         if self._ratings is not None:
             await self._ratings.stop()

@@ -66,10 +66,12 @@ class RateLimits:
     create: str | None = "20/minute;5/second"
     act: str | None = "1200/minute;30/second"
     connect: str | None = "120/minute;10/second"
+    #: Joining a quick-match queue (a flood of joins and leaves is refused).
+    queue: str | None = "12/minute;2/second"
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(None, None, None)
+        return cls(None, None, None, None)
 
 
 def parse_gc_thresholds(text: str) -> tuple[int, int, int]:
@@ -217,6 +219,39 @@ class RoomSettings(BaseSettings):
             # Frozen: the one correction a validator makes to its own model.
             object.__setattr__(self, "default_grace", self.grace_choices[-1])
         return self
+
+
+class QuickSettings(BaseSettings):
+    """How the quick match behaves; ``PYRUMMY_QUICK_*`` in the environment."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="PYRUMMY_QUICK_", frozen=True, extra="forbid", populate_by_name=True
+    )
+
+    #: A waiting entry not polled for this many seconds has left (a closed tab).
+    expire_after: Annotated[float, Field(gt=0)] = 20.0
+    #: How often each process matches the queues, fills seats with bots and
+    #: looks for people who timed out (seconds).
+    tick: Annotated[float, Field(gt=0)] = 1.0
+    #: The wait before bots may fill the empty seats, unless the person chooses
+    #: (seconds), and the longest wait they may choose.
+    default_bot_wait: Annotated[int, Field(ge=0)] = 45
+    max_bot_wait: Annotated[int, Field(ge=0)] = 600
+    #: A seated entry is kept this long for its page to read its seat (seconds).
+    seated_kept: Annotated[float, Field(gt=0)] = 600.0
+    #: A person whose turn (or look at a showdown) at a quick-match table lasts
+    #: longer than this has left the match (seconds; 0: never).
+    turn_limit: Annotated[float, Field(ge=0)] = 120.0
+    #: Leaving rated matches: the first ``free_leaves`` within ``window``
+    #: seconds cost only the match; each one after brings the next cooldown
+    #: from quick match (seconds; the last repeats).
+    free_leaves: Annotated[int, Field(ge=0)] = 1
+    cooldowns: Annotated[tuple[int, ...], NoDecode, Field(min_length=1)] = (300, 3600, 86400)
+    window: Annotated[float, Field(gt=0)] = 24 * 60 * 60
+
+    _lists = field_validator("cooldowns", mode="before")(
+        classmethod(lambda cls, value: _whole_numbers(value))
+    )
 
 
 class Settings(BaseSettings):
@@ -392,6 +427,7 @@ class Settings(BaseSettings):
     memory_trace_frames: Annotated[int, Field(ge=0, le=100)] = 6
     max_body: Annotated[int, Field(ge=1)] = MAX_BODY
     rooms: RoomSettings = Field(default_factory=RoomSettings)
+    quick: QuickSettings = Field(default_factory=QuickSettings)
 
     @field_validator("gc_thresholds", mode="before")
     @classmethod
@@ -440,7 +476,7 @@ class Settings(BaseSettings):
     def environment(self) -> dict[str, str]:
         """These settings as environment variables: what another process reads
         back with ``Settings()`` (the processes of ``--workers``)."""
-        values = self.model_dump(exclude={"rate_limits", "rooms"}, exclude_none=True)
+        values = self.model_dump(exclude={"rate_limits", "rooms", "quick"}, exclude_none=True)
         env: dict[str, str] = {}
         for name, value in values.items():
             key = "DATABASE_URL" if name == "database_url" else f"PYRUMMY_{name.upper()}"
@@ -453,6 +489,10 @@ class Settings(BaseSettings):
         for name, value in self.rooms.model_dump().items():
             room_key = "TURN_TIMERS" if name == "turn_timer_choices" else name.upper()
             env[f"PYRUMMY_ROOM_{room_key}"] = (
+                ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            )
+        for name, value in self.quick.model_dump().items():
+            env[f"PYRUMMY_QUICK_{name.upper()}"] = (
                 ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
             )
         return env

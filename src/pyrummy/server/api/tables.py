@@ -156,6 +156,8 @@ async def resign(table_id: str, services: ServicesDep, token: SeatToken) -> dict
     level = await resign_seat(tables, table, seat)
     if level is not None:
         await services.rooms.seat_taken_by_bot(table_id, seat, level)
+    # A quick match is rated: leaving it is the person's loss, and counted.
+    await services.quick.left(table_id, seat)
     viewer = seat if level is None else None
     return seat_state(table, viewer) | {
         "resignation": {"seat": seat, "ended": level is None, "bot": level}

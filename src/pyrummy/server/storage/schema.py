@@ -4,7 +4,9 @@
 that build a table); ``rooms``, ``room_presence`` and ``room_chat`` hold the
 rooms of friends; ``profiles``, ``profile_sessions``, ``profile_seats``,
 ``passkeys`` and ``passkey_challenges`` hold the players' profiles;
-``ratings``, ``rated_matches`` and ``rating_changes`` their ratings (Core tables). Alembic's revisions (:mod:`pyrummy.server.migrations`)
+``ratings``, ``rated_matches`` and ``rating_changes`` their ratings (Core
+tables); ``quick_queue``, ``quick_matches`` and ``quick_leaves`` the quick
+match (:mod:`~pyrummy.server.storage.queue`). Alembic's revisions (:mod:`pyrummy.server.migrations`)
 create them; this module says what the code expects to find.
 """
 
@@ -96,6 +98,50 @@ CHAT = sqlalchemy.Table(
     sqlalchemy.Column("name", sqlalchemy.String(32)),
     sqlalchemy.Column("text", sqlalchemy.String(200)),
     sqlalchemy.Column("at", sqlalchemy.Float),
+)
+QUEUE = sqlalchemy.Table(
+    "quick_queue",
+    Base.metadata,
+    sqlalchemy.Column("id", sqlalchemy.Integer, primary_key=True, autoincrement=True),
+    sqlalchemy.Column("player", sqlalchemy.String(64)),
+    sqlalchemy.Column("ticket_digest", sqlalchemy.String(64), unique=True),
+    sqlalchemy.Column("preset", sqlalchemy.String(32)),
+    sqlalchemy.Column("players", sqlalchemy.Integer),
+    sqlalchemy.Column("name", sqlalchemy.String(32)),
+    sqlalchemy.Column("bot_wait", sqlalchemy.Float, nullable=True),
+    sqlalchemy.Column("bot_level", sqlalchemy.String(16)),
+    sqlalchemy.Column("joined_at", sqlalchemy.Float),
+    sqlalchemy.Column("seen_at", sqlalchemy.Float),
+    sqlalchemy.Column("status", sqlalchemy.String(8)),
+    sqlalchemy.Column("table_id", sqlalchemy.String(32), nullable=True),
+    sqlalchemy.Column("seat", sqlalchemy.Integer, nullable=True),
+    sqlalchemy.Column("seated_at", sqlalchemy.Float, nullable=True),
+)
+QUICK_MATCHES = sqlalchemy.Table(
+    "quick_matches",
+    Base.metadata,
+    sqlalchemy.Column(
+        "table_id",
+        sqlalchemy.String(32),
+        ForeignKey("tables.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    sqlalchemy.Column("preset", sqlalchemy.String(32)),
+    sqlalchemy.Column("players", sqlalchemy.Integer),
+    sqlalchemy.Column("rated", sqlalchemy.Boolean),
+    sqlalchemy.Column("created_at", sqlalchemy.Float),
+    sqlalchemy.Column("seat_players_json", sqlalchemy.Text),
+    sqlalchemy.Column("left_json", sqlalchemy.Text),
+)
+LEAVES = sqlalchemy.Table(
+    "quick_leaves",
+    Base.metadata,
+    sqlalchemy.Column("id", sqlalchemy.Integer, primary_key=True, autoincrement=True),
+    sqlalchemy.Column("player", sqlalchemy.String(64)),
+    sqlalchemy.Column("table_id", sqlalchemy.String(32)),
+    sqlalchemy.Column("seat", sqlalchemy.Integer),
+    sqlalchemy.Column("at", sqlalchemy.Float),
+    sqlalchemy.UniqueConstraint("table_id", "seat", name="quick_leaves_once"),
 )
 
 PROFILES = sqlalchemy.Table(

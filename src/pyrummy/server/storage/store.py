@@ -315,27 +315,7 @@ class Store:
 
     async def create_table(self, spec: TableSpec, token_digests: Sequence[str | None]) -> None:
         async with self.transaction() as connection:
-            await connection.execute(
-                insert(TABLES_TABLE),
-                {
-                    "id": spec.table_id,
-                    "created_at": spec.created_at,
-                    "finished_at": None,
-                    "preset": spec.preset,
-                    "options_json": json.dumps(spec.options, sort_keys=True),
-                    "seats_json": json.dumps([s.to_dict() for s in spec.seats]),
-                    "token_digests_json": json.dumps(list(token_digests)),
-                    "seed": spec.seed,
-                    "first_dealer": spec.first_dealer,
-                    "bot_delay": spec.bot_delay,
-                    "status": "live",
-                    "result_json": None,
-                    "acknowledged_json": "{}",
-                    "shuffle": spec.shuffle,
-                    "fair_salt": spec.salt,
-                    "rated": spec.rated,
-                },
-            )
+            await connection.execute(insert(TABLES_TABLE), table_row(spec, token_digests))
             # Which profile sits where; a profile seated twice breaks the
             # table's unique (table, profile) pair and nothing is stored.
             profiled = [
@@ -610,6 +590,29 @@ class Store:
             await self.autocommit.dispose()
         if self.direct is not None:
             await self.direct.close()
+
+
+def table_row(spec: TableSpec, token_digests: Sequence[str | None]) -> dict[str, Any]:
+    """The row of a new live table (what :meth:`Store.create_table` inserts;
+    the quick match inserts it in the transaction that seats its people)."""
+    return {
+        "id": spec.table_id,
+        "created_at": spec.created_at,
+        "finished_at": None,
+        "preset": spec.preset,
+        "options_json": json.dumps(spec.options, sort_keys=True),
+        "seats_json": json.dumps([s.to_dict() for s in spec.seats]),
+        "token_digests_json": json.dumps(list(token_digests)),
+        "seed": spec.seed,
+        "first_dealer": spec.first_dealer,
+        "bot_delay": spec.bot_delay,
+        "status": LIVE,
+        "result_json": None,
+        "acknowledged_json": "{}",
+        "shuffle": spec.shuffle,
+        "fair_salt": spec.salt,
+        "rated": spec.rated,
+    }
 
 
 def parse_acknowledgement(payload: str) -> tuple[int, int] | None:

@@ -4,7 +4,7 @@ Tables made before have neither (NULL): their seeds keep dealing by the
 legacy shuffle, so they replay as they were played, without commitments.
 
 Revision ID: 0009
-Revises: 0005
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision: str | None = "0005"
+down_revision: str | None = "0008"
 branch_labels = None
 depends_on = None
 

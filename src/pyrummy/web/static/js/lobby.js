@@ -1,8 +1,8 @@
 // The lobby, which is the landing page: the game to play (the last one
 // chosen, Knock Rummy the first time) with one Deal button that starts a table
 // at once, in the first screen at every size. The guided deal is offered
-// beside that button. Below it: "Your games" (this browser's unfinished
-// tables: continue or abandon), the game and its options (the Options button
+// beside that button, and "Play people" (quick.js) right after it. Below:
+// "Your games" (this browser's unfinished tables: continue or abandon), the game and its options (the Options button
 // brings them into view), and the entry to a table for friends.
 //
 // Errors are said next to what caused them (a failed Deal under the Deal
@@ -21,6 +21,7 @@ import { settings, saveSetting, SPEEDS } from "./settings.js";
 import { cardFace } from "./cards.js";
 import { myGames, resignedAt } from "./stats.js";
 import { confirmResign, resignTable } from "./resign.js";
+import { quickPanel } from "./quick.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
 const LAST_KEY = "pyrummy.lastGame";
@@ -162,7 +163,8 @@ export async function renderLobby(root) {
     h("p", { class: "muted" }, t("lobby.yourGamesHint")),
     gamesList);
 
-  root.append(h("div", { class: "lobby" }, hero, yourGames,
+  const quick = quickPanel();
+  root.append(h("div", { class: "lobby" }, hero, quick.node, yourGames,
     h("section", { class: "lobby-options", "aria-labelledby": "options-title" },
       h("h2", { id: "options-title" }, t("lobby.choices")), form),
     friendsSlot));
@@ -204,6 +206,7 @@ export async function renderLobby(root) {
   function showChoice() {
     title.textContent = t(`game.${state.preset}`);
     summary.textContent = describe();
+    quick.show(state.preset, presets[state.preset]);
   }
 
   function gameChoice(name) {
@@ -457,6 +460,7 @@ export async function renderLobby(root) {
       if (!dealButton.isConnected) return;
     }
     draw();
+    quick.start();
     showYourGames();
   }
 

@@ -33,11 +33,12 @@ function seatedTable() {
   if (parts[0] !== "table" || !parts[1]) return null;
   const id = parts[1];
   if (!tokenFor(id) || resignedAt(id) || overTables.has(id)) return null;
-  return { id, room: !!knownTables().find((m) => m.id === id)?.room };
+  const known = knownTables().find((m) => m.id === id);
+  return { id, room: !!known?.room, quick: !!known?.quick };
 }
 
 async function resign(table, button, note) {
-  if (!(await confirmResign({ friends: table.room || !!document.querySelector(".room-panel") }))) return;
+  if (!(await confirmResign({ friends: table.room || !!document.querySelector(".room-panel"), rated: table.quick }))) return;
   button.disabled = true;
   note.textContent = "";
   try {

@@ -10,15 +10,17 @@ import { recordResigned } from "./stats.js";
 
 /**
  * Ask before resigning: true when the person confirms. ``friends`` adds that
- * a bot takes the seat. Escape, Cancel or a click outside answer no.
+ * a bot takes the seat; ``rated`` (a quick match) that leaving it may close
+ * quick match for a while. Escape, Cancel or a click outside answer no.
  */
-export function confirmResign({ friends = false, title = null } = {}) {
+export function confirmResign({ friends = false, rated = false, title = null } = {}) {
   return new Promise((resolve) => {
     const cancel = h("button", { type: "button", id: "resign-cancel", value: "no" }, t("btn.cancel"));
     const ok = h("button", { type: "button", class: "primary danger", id: "resign-confirm", value: "yes" }, t("resign.confirm"));
     const dialog = h("dialog", { class: "confirm", id: "resign-dialog", "aria-labelledby": "resign-dialog-title", "aria-describedby": "resign-dialog-text" },
       h("h2", { id: "resign-dialog-title" }, title || t("resign.title")),
-      h("p", { id: "resign-dialog-text" }, t("resign.text"), friends ? ` ${t("resign.textFriends")}` : ""),
+      h("p", { id: "resign-dialog-text" }, t("resign.text"), friends || rated ? ` ${t("resign.textFriends")}` : "",
+        rated ? ` ${t("quick.resignRated")}` : ""),
       h("div", { class: "dialog-buttons" }, cancel, ok));
     let answer = false;
     cancel.addEventListener("click", () => dialog.close());
