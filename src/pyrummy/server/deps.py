@@ -72,6 +72,8 @@ async def _profile_or_new(request: Request, response: Response) -> PlayingProfil
         response,
         services.secure_cookie(request),
     )
+
+
 async def _quick(connection: HTTPConnection) -> QuickMatch:
     return services_of(connection).quick
 

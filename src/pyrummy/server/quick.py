@@ -36,10 +36,9 @@ the first :attr:`QuickSettings.free_leaves` each bring the next cooldown
 
 from __future__ import annotations
 
-import dataclasses
-
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import math
 import random

@@ -19,8 +19,8 @@ from pyrummy.server.botpool import BotPool
 from pyrummy.server.cluster import Cluster
 from pyrummy.server.loopstats import LoopStats, Refreezer, tune_gc
 from pyrummy.server.play import broadcast
-from pyrummy.server.rated import Ratings
 from pyrummy.server.quick import QuickMatch
+from pyrummy.server.rated import Ratings
 from pyrummy.server.ratelimit import ClientCounter, CreatedBy
 from pyrummy.server.room_keeper import RoomKeeper
 from pyrummy.server.rooms import Rooms
@@ -87,6 +87,8 @@ class Services:
         if self._ratings is None:
             raise RuntimeError("the server has not started")
         return self._ratings
+
+    @property
     def quick(self) -> QuickMatch:
         if self._quick is None:
             raise RuntimeError("the server has not started")
