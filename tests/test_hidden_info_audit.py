@@ -129,6 +129,11 @@ def check(messages: Received, forbidden: Forbidden) -> int:
     checked = 0
     for viewer, seq, message in messages:
         current = dict(message)
+        # The cards taken from the pile, per deal: the finished deals' lists are
+        # of those deals; the current deal's (face up when taken) stay checked.
+        taken = current.pop("taken_cards", None)
+        if taken:
+            current["taken_now"] = taken[-1]
         if current.get("type") == "event":
             hidden = forbidden.action[viewer][seq]
         else:

@@ -301,7 +301,9 @@ class QuickMatch:
         seats: list[QueueEntry | None] = [*group.people, *([None] * group.bots)]
         random.SystemRandom().shuffle(seats)
         specs = [
-            SeatSpec("human", None, e.name) if e is not None else SeatSpec("bot", group.bot_level)
+            SeatSpec("human", None, e.name, e.player)
+            if e is not None
+            else SeatSpec("bot", group.bot_level)
             for e in seats
         ]
         spec = dataclasses.replace(new_table_spec(preset, {}, specs, self.bot_delay), rated=True)

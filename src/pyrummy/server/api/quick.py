@@ -10,27 +10,25 @@
 * ``POST /api/quick/leave`` — leave the queue (409 once seated).
 
 The ticket travels as the header ``X-Queue-Ticket`` or the cookie, never in
-a URL. The person is the caller's player id (:func:`player_of`).
+a URL. The person is the caller's profile (made on joining, as on a first
+play): one profile waits once and is seated once, from any browser.
 """
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field, field_validator
 
 from pyrummy.server.api.rooms import Name, clean_name
-from pyrummy.server.deps import QuickDep, ServicesDep
+from pyrummy.server.deps import CurrentProfile, ProfileOrNew, QuickDep, ServicesDep
 from pyrummy.server.schemas import BotName, Strict
 from pyrummy.server.seats import COOKIE_AGE, TABLE_COOKIE, set_seat_cookie
 from pyrummy.server.tables import DEFAULT_BOT
 
 #: The cookie of a queue ticket (path ``/api/quick``).
 QUEUE_COOKIE: Final = "pyrummy_quick"
-#: The cookie naming the browser's player while no profile does (path ``/api``).
-PLAYER_COOKIE: Final = "pyrummy_player"
 
 router = APIRouter(prefix="/api/quick", tags=["quick match"])
 
@@ -48,14 +46,6 @@ class JoinQueue(Strict):
     _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
 
 
-def player_of(request: Request) -> str | None:
-    """The caller's player id (the browser's player cookie), None without one."""
-    player = request.cookies.get(PLAYER_COOKIE)
-    if player and 16 <= len(player) <= 64 and player.replace("-", "").replace("_", "").isalnum():
-        return player
-    return None
-
-
 def queue_ticket(request: Request) -> str | None:
     """The queue ticket the request carries (header, else cookie)."""
     return request.headers.get("x-queue-ticket") or request.cookies.get(QUEUE_COOKIE)
@@ -70,32 +60,28 @@ Ticket = Annotated[str | None, Depends(_ticket)]
 
 
 @router.get("")
-async def overview(request: Request, quick: QuickDep) -> dict[str, Any]:
+async def overview(quick: QuickDep, profile: CurrentProfile) -> dict[str, Any]:
     """How many wait for each game and number of players; the caller's cooldown."""
-    return await quick.overview(player_of(request))
+    return await quick.overview(profile.id if profile is not None else None)
 
 
 @router.post("/join", status_code=201)
 async def join(
-    body: JoinQueue, request: Request, response: Response, services: ServicesDep
+    body: JoinQueue,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    profile: ProfileOrNew,
 ) -> dict[str, Any]:
     """Wait for ``players`` people to play ``preset``: 403 ``quick.cooldown``
     (with ``retry_after`` seconds) after leaving rated matches, 409
     ``quick.already_queued`` while waiting in a queue (from any browser),
     422 for a game, bot or wait not offered; nothing is stored then."""
     secure = services.secure_cookie(request)
-    player = player_of(request)
-    if player is None:
-        player = secrets.token_urlsafe(24)
-        response.set_cookie(
-            PLAYER_COOKIE,
-            player,
-            httponly=True,
-            secure=secure,
-            samesite="strict",
-            path="/api",
-            max_age=COOKIE_AGE,
-        )
+    # The person is their profile (made now on a first play, once the game is
+    # known to be offered): one profile waits once, from any browser.
+    services.quick.check_game(body.preset, body.players, body.bot, body.bot_wait)
+    player = (await profile.get(body.name)).id
     ticket, view = await services.quick.join(
         player, body.preset, body.players, body.name, body.bot_wait, body.bot
     )

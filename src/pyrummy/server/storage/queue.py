@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from pyrummy.server.storage.schema import (
     LEAVES,
     LIVE,
+    PROFILE_SEATS,
     QUEUE,
     QUICK_MATCHES,
     TABLES_TABLE,
@@ -140,6 +141,13 @@ class Claim:
             if changed.rowcount != 1:
                 raise ClaimLost(entry_id)
         await self.connection.execute(insert(TABLES_TABLE), table_row(spec, token_digests))
+        profiled = [
+            {"table_id": spec.table_id, "seat": i, "profile_id": seat.profile}
+            for i, seat in enumerate(spec.seats)
+            if seat.profile is not None
+        ]
+        if profiled:
+            await self.connection.execute(insert(PROFILE_SEATS), profiled)
         await self.connection.execute(
             insert(QUICK_MATCHES),
             {
