@@ -148,52 +148,112 @@ class IncrementalEncoder:
     Between two steps a row's card planes change in a few cards (a draw, a
     discard; a new observer's hand differs from the last one's in about
     twenty), so :meth:`update` flips only the entries whose card changed
-    (the masks last written are kept) and rewrites the short tail of
-    counts and one-hot blocks. :attr:`view` is the buffer, read-only.
+    (the masks last written are kept) and writes the short tail in place:
+    the counts read from tables of their possible values, and the three
+    one-hot entries (phase, dealer, to_play) moved by clearing the ones last
+    set and setting the new ones. :attr:`view` is the buffer, read-only.
     """
 
     def __init__(self, encoder: BatchedEncoder) -> None:
         self.encoder = encoder
-        batch = encoder.deals.batch
+        deals = encoder.deals
+        batch, n = deals.batch, encoder.players
         self.buffer = encoder.new_buffer(batch)
         self.view: FloatArray = self.buffer.view()
         self.view.flags.writeable = False
+        self._flat = self.buffer.reshape(-1)
         self.written = np.zeros((batch, encoder.planes), np.uint64)
         self.rows = np.arange(batch)
-        self._tail = encoder.offsets["hand_sizes"]
+        offsets = encoder.offsets
+        self._tail = offsets["hand_sizes"]
+        self._counts = offsets["counts"]
+        # The float32 of every value a count can take, computed in float64
+        # as the core's encoder does.
+        full_hand, deck, cap = encoder.full_hand, deals.deck_size, deals.turn_cap
+        self._size_values = np.minimum(np.arange(65) / full_hand, 1.0).astype(np.float32)
+        self._stock_values = ((deck - np.arange(deck + 1)) / deck).astype(np.float32)
+        self._turn_values = np.minimum(np.arange(cap + 1) / cap, 1.0).astype(np.float32)
+        self._row_starts = self.rows * encoder.size
+        self._seat_starts = self.rows * n
+        self._phase_at = self._row_starts + offsets["phase"]
+        self._dealer_at = self._row_starts + offsets["dealer"]
+        self._to_play_at = self._row_starts + offsets["to_play"]
+        #: The flat positions of the one-hot entries set last (clearing an
+        #: entry of the zero buffer at first is harmless).
+        self._hot = np.concatenate((self._phase_at,) * 3)
 
     def update(self, observers: IntArray) -> FloatArray:
         """Bring every row up to date as seen by ``observers``; the read-only view."""
         encoder = self.encoder
         planes = encoder.planes
+        batch = self.rows.shape[0]
         masks = encoder.plane_masks(self.rows, observers)
         changed = masks ^ self.written
         self.written = masks
         flips = np.bitwise_count(changed)
         # A plane that changed in many cards (a new observer's hand) is
-        # written whole from the suit table; a few cards are flipped one by one.
+        # written whole from its bits; a few cards are set one by one.
         whole = flips > _FEW
         for plane in range(planes):
-            rows = np.flatnonzero(whole[:, plane])
-            if rows.size:
-                start = plane * CARDS
+            start = plane * CARDS
+            column = whole[:, plane]
+            rows = np.flatnonzero(column)
+            if rows.size == batch:
+                self.buffer[:, start : start + CARDS] = _bits(masks[:, plane])[:, :CARDS]
+            elif rows.size:
                 self.buffer[rows, start : start + CARDS] = _bits(masks[rows, plane])[:, :CARDS]
-        few = np.flatnonzero(((flips > 0) & ~whole).reshape(-1))
+        few = np.flatnonzero((flips - np.uint8(1)).reshape(-1) < np.uint8(_FEW))
         if few.size:
             words = changed.reshape(-1)[few]
-            flat = self.buffer.reshape(-1)
+            now = masks.reshape(-1)[few]
+            flat = self._flat
             few_row, few_plane = np.divmod(few, planes)
             base = few_row * encoder.size + few_plane * CARDS
+            # At most _FEW rounds, the lowest changed card of each left each time.
             while base.size:
                 lowest = words & (~words + np.uint64(1))
-                at = base + np.log2(lowest.astype(np.float64)).astype(np.int64)
-                flat[at] = 1.0 - flat[at]
-                words = words ^ lowest
-                left = words != 0
-                words = words[left]
-                base = base[left]
-        self.buffer[:, self._tail :] = encoder.tail(self.rows, observers)
+                flat[base + np.bitwise_count(lowest - np.uint64(1))] = (now & lowest) != ZERO
+                words ^= lowest
+                left = np.flatnonzero(words)
+                if left.size < words.size:
+                    words, now, base = words[left], now[left], base[left]
+        self._write_tail(observers)
         return self.view
+
+    def _write_tail(self, observers: IntArray) -> None:
+        """The entries from ``hand_sizes`` to the end, written in place."""
+        deals, n = self.encoder.deals, self.encoder.players
+        buffer, tail = self.buffer, self._tail
+        sizes = self._size_values[np.bitwise_count(deals.hands_flat)]
+        if n == 2:
+            mine = self._seat_starts + observers
+            buffer[:, tail] = sizes[mine]
+            buffer[:, tail + 1] = sizes[mine ^ 1]
+        else:
+            order = (observers[:, None] + np.arange(n)[None, :]) % n
+            buffer[:, tail : tail + n] = sizes[self._seat_starts[:, None] + order]
+        counts = self._counts
+        buffer[:, counts] = self._stock_values[deals.stock_pos]
+        buffer[:, counts + 1] = self._turn_values[np.minimum(deals.turn, deals.turn_cap)]
+        phase = deals.phase
+        if n == 2:
+            dealer = deals.dealer ^ observers
+            to_play = deals.seat ^ observers
+        else:
+            dealer = (deals.dealer - observers) % n
+            to_play = (deals.seat - observers) % n
+        hot = np.concatenate(
+            (
+                self._phase_at + phase,
+                self._dealer_at + dealer,
+                # Nobody is to play once over: the phase entry is set again.
+                np.where(phase == OVER, self._phase_at + OVER, self._to_play_at + to_play),
+            )
+        )
+        flat = self._flat
+        flat[self._hot] = 0.0
+        flat[hot] = 1.0
+        self._hot = hot
 
 
 #: Above this many changed cards a plane is rewritten whole.
