@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
 from pyrummy.core.errors import IllegalActionError, RulesError
-from pyrummy.research.batched import BatchedGame, UnsupportedRulesError
+from pyrummy.research.batched import BatchedGame, UnsupportedRulesError, sample_legal
 from pyrummy.research.encoding import (
     action_mask,
     deal_rewards,
@@ -192,3 +192,19 @@ def test_seeds_repeat() -> None:
 
     assert np.array_equal(run(4), run(4))
     assert not np.array_equal(run(4), run(5))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    low=st.integers(0, 2**64 - 1),
+    high=st.integers(0, 2**44 - 1),
+    uniform=st.floats(0.0, 1.0, exclude_max=True),
+)
+def test_sample_legal_picks_the_nth_set_bit(low: int, high: int, uniform: float) -> None:
+    legal = [bit for bit in range(108) if (low | high << 64) >> bit & 1]
+    if not legal:
+        return
+    picked = sample_legal(
+        np.array([low], np.uint64), np.array([high], np.uint64), np.array([uniform])
+    )
+    assert picked.tolist() == [legal[int(uniform * len(legal))]]
