@@ -54,6 +54,7 @@ class BatchedEncoder:
         self.full_hand = float(rules.hand_size(n) + 1 + int(rules.starter_extra_card))
         self.phases = len(PHASES)
         self._seats = np.arange(n)[None, :]
+        self._all_seat_starts = np.arange(deals.batch) * n
         self._block = self._new_block(deals.batch)
         # The phase, dealer and to_play one-hots of every (phase, dealer,
         # to_play) triple, to_play n meaning nobody (the deal is over).
@@ -74,22 +75,23 @@ class BatchedEncoder:
         writes must be zero)."""
         return np.zeros((rows, self.size), np.float32)
 
-    def plane_masks(self, rows: IntArray, observers: IntArray) -> MaskArray:
-        """The card planes of each row as masks: (rows, planes) uint64."""
+    def plane_masks(self, rows: IntArray | None, observers: IntArray) -> MaskArray:
+        """The card planes of each row as masks: (rows, planes) uint64
+        (``rows`` None: every row, read without gathering)."""
         deals, n = self.deals, self.players
-        count = rows.shape[0]
-        seat = deals.seat[rows]
-        over = deals.phase[rows] == OVER
-        masks = np.empty((count, self.planes), np.uint64)
-        base = rows * n
+        if rows is None:
+            seat, phase, drawn, top = deals.seat, deals.phase, deals.drawn, deals.top
+            pile_mask, base = deals.pile_mask, self._all_seat_starts
+        else:
+            seat, phase, drawn, top = deals.seat[rows], deals.phase[rows], deals.drawn[rows], deals.top[rows]
+            pile_mask, base = deals.pile_mask[rows], rows * n
+        masks = np.empty((observers.shape[0], self.planes), np.uint64)
         masks[:, 0] = deals.hands_flat[base + observers]
-        drawn = deals.drawn[rows]
-        shows = (drawn >= 0) & (observers == seat) & ~over
-        masks[:, 1] = np.where(shows, BITS[np.maximum(drawn, 0)], ZERO)
-        height = deals.pile_len[rows]
-        top = deals.pile_flat[rows * deals.deck_size + np.maximum(height - 1, 0)]
-        masks[:, 2] = np.where(height > 0, BITS[top], ZERO)
-        masks[:, 3] = deals.pile_mask[rows]
+        shows = (observers == seat) & (phase != OVER)
+        # Card -1 (none) reads bit 0 of _CARD_BITS, which is no card.
+        masks[:, 1] = np.where(shows, _CARD_BITS[drawn + 1], ZERO)
+        masks[:, 2] = _CARD_BITS[top + 1]
+        masks[:, 3] = pile_mask
         for r in range(1, n):
             other = base + (observers + r) % n
             masks[:, 3 + r] = deals.taken_flat[other]
@@ -187,7 +189,7 @@ class IncrementalEncoder:
         encoder = self.encoder
         planes = encoder.planes
         batch = self.rows.shape[0]
-        masks = encoder.plane_masks(self.rows, observers)
+        masks = encoder.plane_masks(None, observers)
         changed = masks ^ self.written
         self.written = masks
         flips = np.bitwise_count(changed)
@@ -209,14 +211,16 @@ class IncrementalEncoder:
             flat = self._flat
             few_row, few_plane = np.divmod(few, planes)
             base = few_row * encoder.size + few_plane * CARDS
-            # At most _FEW rounds, the lowest changed card of each left each time.
-            while base.size:
-                lowest = words & (~words + np.uint64(1))
-                flat[base + np.bitwise_count(lowest - np.uint64(1))] = (now & lowest) != ZERO
-                words ^= lowest
-                left = np.flatnonzero(words)
-                if left.size < words.size:
-                    words, now, base = words[left], now[left], base[left]
+            # Two rounds (_FEW): the lowest changed card, then the other one
+            # of the words that changed in two.
+            lowest = words & (~words + np.uint64(1))
+            flat[base + np.bitwise_count(lowest - np.uint64(1))] = (now & lowest) != ZERO
+            words ^= lowest
+            second = np.flatnonzero(words)
+            if second.size:
+                words, now = words[second], now[second]
+                at = base[second] + np.bitwise_count(words - np.uint64(1))
+                flat[at] = (now & words) != ZERO
         self._write_tail(observers)
         return self.view
 
@@ -256,7 +260,11 @@ class IncrementalEncoder:
         self._hot = hot
 
 
-#: Above this many changed cards a plane is rewritten whole.
+#: The bit of each card number plus one (0: no card, -1 + 1).
+_CARD_BITS: Final = np.concatenate(([ZERO], BITS))
+
+#: Above this many changed cards a plane is rewritten whole (the flips
+#: of :meth:`IncrementalEncoder.update` are two rounds).
 _FEW: Final = 2
 
 

@@ -14,7 +14,8 @@ masks ``1 << card``):
 - ``deck``: the deal's deck order (``deck[0]`` dealt first, as
   ``Deal.from_deck`` deals it);
   the stock is ``deck[stock_pos:]``, its top card at ``stock_pos``;
-- ``pile`` / ``pile_len`` / ``pile_mask``: the discard pile, bottom first;
+- ``pile`` / ``pile_len`` / ``pile_mask``: the discard pile, bottom first,
+  and ``top``, its top card (-1: the pile is empty);
 - ``hands``, ``public`` (cards everybody knows to be in the hand: taken
   discards) and ``taken_held`` per seat;
 - ``seat`` (to play), ``phase`` (the index of
@@ -117,6 +118,7 @@ class BatchedDeals:
         self.pile = np.zeros((b, self.deck_size), np.int64)
         self.pile_len = np.zeros(b, np.int64)
         self.pile_mask = np.zeros(b, np.uint64)
+        self.top = np.full(b, -1, np.int64)
         self.hands = np.zeros((b, p), np.uint64)
         self.public = np.zeros((b, p), np.uint64)
         self.taken_held = np.zeros((b, p), np.uint64)
@@ -155,6 +157,7 @@ class BatchedDeals:
         self.pile[rows, 0] = order[:, at]
         self.pile_len[rows] = 1
         self.pile_mask[rows] = card_bits[:, at]
+        self.top[rows] = order[:, at]
         self.stock_pos[rows] = at + 1
         self.public[rows] = ZERO
         self.taken_held[rows] = ZERO
@@ -189,11 +192,11 @@ class BatchedDeals:
         words = np.empty((low.shape[0], 2), np.uint64)
         words[:, 0] = low
         words[:, 1] = high
-        bits = _cards_of(words.reshape(-1)).reshape(-1, 2 * WORD)
         size = self.space.size
+        bits = np.unpackbits(words.view(np.uint8), axis=1, count=size, bitorder="little")
         if out is None:
-            out = np.empty((low.shape[0], size), np.int8)
-        out[:] = bits[:, :size]
+            return bits.view(np.int8)
+        out.view(np.uint8)[:] = bits
         return out
 
     def is_legal(self, actions: IntArray, rows: IntArray | None = None) -> BoolArray:
@@ -258,6 +261,8 @@ class BatchedDeals:
         bit = BITS[card]
         self.pile_len[rows] = top
         self.pile_mask[rows] &= ~bit
+        below = self.pile_flat[rows * self.deck_size + np.maximum(top - 1, 0)]
+        self.top[rows] = np.where(top > 0, below, -1)
         self.hands_flat[at] |= bit
         self.public_flat[at] |= bit
         self.taken_flat[at] |= bit
@@ -277,6 +282,7 @@ class BatchedDeals:
         self.pile_flat[rows * self.deck_size + self.pile_len[rows]] = cards
         self.pile_len[rows] += 1
         self.pile_mask[rows] |= ~without
+        self.top[rows] = cards
         stock = self.deck_size - self.stock_pos[rows]
         wall = stock <= self.wall_stock
         nxt = seats + 1
