@@ -112,6 +112,14 @@ class BatchedDeals:
         assert self.space.size == KNOCK_BASE + N_STANDARD
         self.table = suit_table(rules.ace)
         self.values = np.array(value_table(rules)[:N_STANDARD], np.int64)
+        #: The cards worth at least ``v``, indexed by ``v`` (0 to the highest value + 1).
+        self._worth_at_least = np.array(
+            [
+                np.bitwise_or.reduce(BITS[:N_STANDARD][self.values >= v], initial=ZERO)
+                for v in range(int(self.values.max()) + 2)
+            ],
+            np.uint64,
+        )
         b, p = batch, players
         self.deck = np.zeros((b, self.deck_size), np.int64)
         self.stock_pos = np.zeros(b, np.int64)
@@ -410,10 +418,13 @@ class BatchedDeals:
             return options
         result = np.zeros(hand.shape[0], np.uint64)
         limit = self.rules.knock_limit
-        # Giving back a card lowers the deadwood by its value at most.
-        near = np.flatnonzero(deadwoods(hand, self.table) - int(self.values.max()) <= limit)
+        # Giving back card c lowers the deadwood by its value at most, so
+        # only the cards worth the deadwood above the limit can bring it down.
+        need = np.clip(deadwoods(hand, self.table) - limit, 0, self._worth_at_least.shape[0] - 1)
+        candidates = options & self._worth_at_least[need]
+        near = np.flatnonzero(candidates)
         if near.size:
-            bits = _cards_of(options[near]).astype(bool)[:, :N_STANDARD]
+            bits = _cards_of(candidates[near]).astype(bool)[:, :N_STANDARD]
             which, card = np.nonzero(bits)
             left = deadwoods(hand[near][which] & ~BITS[card], self.table)
             ok = left <= limit
