@@ -83,7 +83,12 @@ class BatchedEncoder:
             seat, phase, drawn, top = deals.seat, deals.phase, deals.drawn, deals.top
             pile_mask, base = deals.pile_mask, self._all_seat_starts
         else:
-            seat, phase, drawn, top = deals.seat[rows], deals.phase[rows], deals.drawn[rows], deals.top[rows]
+            seat, phase, drawn, top = (
+                deals.seat[rows],
+                deals.phase[rows],
+                deals.drawn[rows],
+                deals.top[rows],
+            )
             pile_mask, base = deals.pile_mask[rows], rows * n
         masks = np.empty((observers.shape[0], self.planes), np.uint64)
         masks[:, 0] = deals.hands_flat[base + observers]
@@ -177,6 +182,10 @@ class IncrementalEncoder:
         self._turn_values = np.minimum(np.arange(cap + 1) / cap, 1.0).astype(np.float32)
         self._row_starts = self.rows * encoder.size
         self._seat_starts = self.rows * n
+        #: The flat position of each (row, plane)'s first card.
+        self._plane_starts = (
+            self._row_starts[:, None] + np.arange(encoder.planes)[None, :] * CARDS
+        ).reshape(-1)
         self._phase_at = self._row_starts + offsets["phase"]
         self._dealer_at = self._row_starts + offsets["dealer"]
         self._to_play_at = self._row_starts + offsets["to_play"]
@@ -187,7 +196,6 @@ class IncrementalEncoder:
     def update(self, observers: IntArray) -> FloatArray:
         """Bring every row up to date as seen by ``observers``; the read-only view."""
         encoder = self.encoder
-        planes = encoder.planes
         batch = self.rows.shape[0]
         masks = encoder.plane_masks(None, observers)
         changed = masks ^ self.written
@@ -196,10 +204,9 @@ class IncrementalEncoder:
         # A plane that changed in many cards (a new observer's hand) is
         # written whole from its bits; a few cards are set one by one.
         whole = flips > _FEW
-        for plane in range(planes):
+        for plane in np.flatnonzero(whole.any(axis=0)).tolist():
             start = plane * CARDS
-            column = whole[:, plane]
-            rows = np.flatnonzero(column)
+            rows = np.flatnonzero(whole[:, plane])
             if rows.size == batch:
                 self.buffer[:, start : start + CARDS] = _bits(masks[:, plane])[:, :CARDS]
             elif rows.size:
@@ -209,8 +216,7 @@ class IncrementalEncoder:
             words = changed.reshape(-1)[few]
             now = masks.reshape(-1)[few]
             flat = self._flat
-            few_row, few_plane = np.divmod(few, planes)
-            base = few_row * encoder.size + few_plane * CARDS
+            base = self._plane_starts[few]
             # Two rounds (_FEW): the lowest changed card, then the other one
             # of the words that changed in two.
             lowest = words & (~words + np.uint64(1))

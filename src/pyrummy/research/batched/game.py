@@ -185,12 +185,13 @@ class BatchedGame:
         return observations, masks, rewards, done
 
     def _keep_final(self, rows: IntArray) -> None:
-        finals = np.zeros((rows.shape[0], self.players, self.observation_size), np.float32)
-        for seat in range(self.players):
-            seats = np.full(rows.shape[0], seat, np.int64)
-            self.encoder.encode(rows, seats, finals[:, seat])
+        count, n = rows.shape[0], self.players
+        finals = np.zeros((n, count, self.observation_size), np.float32)
+        # Every seat's view in one pass: the rows repeated once per seat.
+        seats = np.repeat(np.arange(n), count)
+        self.encoder.encode(np.tile(rows, n), seats, finals.reshape(n * count, -1))
         self.final_rows = rows
-        self.final_observations = finals
+        self.final_observations = np.ascontiguousarray(finals.transpose(1, 0, 2))
 
     def __repr__(self) -> str:
         return f"<BatchedGame {self.rules.name} {self.players} players, batch {self.batch}>"
