@@ -180,6 +180,14 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalActionError, match="illegal actions in deals"):
         game.step(np.full(4, 50))
     assert np.array_equal(game.step(game.sample_actions())[0].shape, before.shape)
+    masks = game.deals.legal_mask()
+    for action in (-1, -65, 108, 172, 2**40):
+        assert not game.deals.is_legal(np.full(4, action)).any()
+    for action in range(108):
+        assert (
+            game.deals.is_legal(np.full(4, action)).tolist()
+            == masks[:, action].astype(bool).tolist()
+        )
 
 
 def test_seeds_repeat() -> None:

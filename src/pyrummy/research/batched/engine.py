@@ -213,11 +213,11 @@ class BatchedDeals:
         actions = np.asarray(actions, np.int64)
         low = self.legal_low if rows is None else self.legal_low[rows]
         high = self.legal_high if rows is None else self.legal_high[rows]
-        inside = (actions >= 0) & (actions < self.space.size)
-        safe = np.where(inside, actions, 0)
-        word = np.where(safe < WORD, low, high)
-        bit = BITS[safe % WORD]
-        result: BoolArray = inside & ((word & bit) != ZERO)
+        # As uint64 a negative action is huge, so one comparison bounds both ends.
+        action = actions.astype(np.uint64)
+        word = np.where(action < np.uint64(WORD), low, high)
+        bit = (word >> (action & np.uint64(WORD - 1))) & np.uint64(1)
+        result: BoolArray = (action < np.uint64(self.space.size)) & bit.astype(bool)
         return result
 
     # -- stepping ------------------------------------------------------------------
