@@ -26,7 +26,9 @@ from hypothesis import strategies as st
 from pyrummy.core.cards import ALL_CARDS
 from pyrummy.core.deal import Deal
 from pyrummy.core.errors import IllegalActionError, RulesError
-from pyrummy.research.batched import BatchedGame, UnsupportedRulesError
+from pyrummy.core.solver import deadwood_of_mask
+from pyrummy.research.batched import BatchedGame, UnsupportedRulesError, sample_legal
+from pyrummy.research.batched.deadwood import deadwoods, suit_table
 from pyrummy.research.encoding import (
     action_mask,
     deal_rewards,
@@ -178,6 +180,14 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     with pytest.raises(IllegalActionError, match="illegal actions in deals"):
         game.step(np.full(4, 50))
     assert np.array_equal(game.step(game.sample_actions())[0].shape, before.shape)
+    masks = game.deals.legal_mask()
+    for action in (-1, -65, 108, 172, 2**40):
+        assert not game.deals.is_legal(np.full(4, action)).any()
+    for action in range(108):
+        assert (
+            game.deals.is_legal(np.full(4, action)).tolist()
+            == masks[:, action].astype(bool).tolist()
+        )
 
 
 def test_seeds_repeat() -> None:
@@ -192,3 +202,40 @@ def test_seeds_repeat() -> None:
 
     assert np.array_equal(run(4), run(4))
     assert not np.array_equal(run(4), run(5))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    low=st.integers(0, 2**64 - 1),
+    high=st.integers(0, 2**44 - 1),
+    uniform=st.floats(0.0, 1.0, exclude_max=True),
+)
+def test_sample_legal_picks_the_nth_set_bit(low: int, high: int, uniform: float) -> None:
+    legal = [bit for bit in range(108) if (low | high << 64) >> bit & 1]
+    if not legal:
+        return
+    picked = sample_legal(
+        np.array([low], np.uint64), np.array([high], np.uint64), np.array([uniform])
+    )
+    assert picked.tolist() == [legal[int(uniform * len(legal))]]
+
+
+@pytest.mark.parametrize("ace", ["low", "high_or_low", "around_the_corner"])
+def test_batched_deadwoods_equal_the_solver(ace: str) -> None:
+    # Random hands of 7-13 cards, and hands built around sets of three and
+    # four (one, two and three ranks in three suits or more).
+    rng = np.random.default_rng(5)
+    hands: list[int] = []
+    for size in range(7, 14):
+        for order in np.argsort(rng.random((300, 52)), axis=1)[:, :size].tolist():
+            hands.append(sum(1 << card for card in order))
+    for _ in range(600):
+        hand = 0
+        for rank in rng.choice(13, size=int(rng.integers(1, 4)), replace=False).tolist():
+            for suit in rng.choice(4, size=int(rng.integers(3, 5)), replace=False).tolist():
+                hand |= 1 << (13 * suit + rank)
+        for card in rng.choice(52, size=int(rng.integers(0, 5)), replace=False).tolist():
+            hand |= 1 << card
+        hands.append(hand)
+    got = deadwoods(np.array(hands, np.uint64), suit_table(ace)).tolist()
+    assert got == [deadwood_of_mask(hand, ace) for hand in hands]

@@ -6,9 +6,11 @@ run-only deadwood is one read of :func:`~pyrummy.core.suit_tables.suit_deadwood_
 sets are the cross-suit part, and a set can form only at a rank held in
 three suits or more. Here the same search runs on arrays: every hand reads
 its four suit patterns' table entries at once; the few hands with a rank in
-three suits (about one in three) branch over the set choices at that rank
-(no set, all of the rank, or, with all four, the three without one suit),
-one rank at a time, the choices laid side by side and the least taken.
+three suits (about one in three) choose a set at that rank or not (no
+set, all of the rank, or, with all four, the three without one suit). With
+one such rank (most of them) that is a few table reads more per hand; with
+more, the choices at the lowest rank are laid side by side and the rest
+searched in each, the least taken.
 
 >>> import numpy as np
 >>> from pyrummy.core.cards import CardSet
@@ -72,8 +74,18 @@ def _with_sets(
     s: IntArray, h: IntArray, d: IntArray, c: IntArray, ranks: IntArray, table: IntArray
 ) -> IntArray:
     """Least deadwood of hands that each have a rank in three suits or more
-    (``ranks``): the choices at the lowest such rank side by side, the rest
+    (``ranks``): a hand with one such rank is settled at once (:func:`_one_set_rank`);
+    with more, the choices at the lowest such rank side by side, the rest
     of the ranks searched in each choice."""
+    single = (ranks & (ranks - 1)) == 0
+    if single.all():
+        return _one_set_rank(s, h, d, c, ranks, table)
+    result = np.empty(s.shape[0], np.int64)
+    one = np.flatnonzero(single)
+    if one.size:
+        result[one] = _one_set_rank(s[one], h[one], d[one], c[one], ranks[one], table)
+    many = np.flatnonzero(~single)
+    s, h, d, c, ranks = s[many], h[many], d[many], c[many], ranks[many]
     low = ranks & -ranks
     rest = ranks ^ low
     keep = ~low
@@ -88,11 +100,28 @@ def _with_sets(
     choice_d = np.concatenate((d, d2, kd, kd, d, kd))
     choice_c = np.concatenate((c, c2, kc, kc, kc, c))
     left = np.concatenate((rest,) * _CHOICES)
-    values = table[choice_s] + table[choice_h] + table[choice_d] + table[choice_c]
-    more = np.flatnonzero(left)
-    if more.size:
-        values[more] = _with_sets(
-            choice_s[more], choice_h[more], choice_d[more], choice_c[more], left[more], table
-        )
-    result: IntArray = values.reshape(_CHOICES, -1).min(axis=0)
+    # Every choice still has the other ranks in three suits or more.
+    values = _with_sets(choice_s, choice_h, choice_d, choice_c, left, table)
+    result[many] = values.reshape(_CHOICES, -1).min(axis=0)
     return result
+
+
+def _one_set_rank(
+    s: IntArray, h: IntArray, d: IntArray, c: IntArray, rank: IntArray, table: IntArray
+) -> IntArray:
+    """Least deadwood of hands with one rank (``rank``, a bit) in three suits
+    or more: no set, the whole rank (each suit's pattern without it), or,
+    with four suits, the three without the suit that gains most by keeping
+    its card. A hand with none such (``rank`` 0) gets the run-only sum."""
+    keep = ~rank
+    held = table[s], table[h], table[d], table[c]
+    without = table[s & keep], table[h & keep], table[d & keep], table[c & keep]
+    none = held[0] + held[1] + held[2] + held[3]
+    whole = without[0] + without[1] + without[2] + without[3]
+    gain = np.minimum(
+        np.minimum(held[0] - without[0], held[1] - without[1]),
+        np.minimum(held[2] - without[2], held[3] - without[3]),
+    )
+    four = (s & h & d & c & rank) != 0
+    best: IntArray = np.minimum(none, whole + np.where(four, np.minimum(gain, 0), 0))
+    return best

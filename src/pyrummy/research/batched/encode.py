@@ -54,6 +54,7 @@ class BatchedEncoder:
         self.full_hand = float(rules.hand_size(n) + 1 + int(rules.starter_extra_card))
         self.phases = len(PHASES)
         self._seats = np.arange(n)[None, :]
+        self._all_seat_starts = np.arange(deals.batch) * n
         self._block = self._new_block(deals.batch)
         # The phase, dealer and to_play one-hots of every (phase, dealer,
         # to_play) triple, to_play n meaning nobody (the deal is over).
@@ -74,22 +75,28 @@ class BatchedEncoder:
         writes must be zero)."""
         return np.zeros((rows, self.size), np.float32)
 
-    def plane_masks(self, rows: IntArray, observers: IntArray) -> MaskArray:
-        """The card planes of each row as masks: (rows, planes) uint64."""
+    def plane_masks(self, rows: IntArray | None, observers: IntArray) -> MaskArray:
+        """The card planes of each row as masks: (rows, planes) uint64
+        (``rows`` None: every row, read without gathering)."""
         deals, n = self.deals, self.players
-        count = rows.shape[0]
-        seat = deals.seat[rows]
-        over = deals.phase[rows] == OVER
-        masks = np.empty((count, self.planes), np.uint64)
-        base = rows * n
+        if rows is None:
+            seat, phase, drawn, top = deals.seat, deals.phase, deals.drawn, deals.top
+            pile_mask, base = deals.pile_mask, self._all_seat_starts
+        else:
+            seat, phase, drawn, top = (
+                deals.seat[rows],
+                deals.phase[rows],
+                deals.drawn[rows],
+                deals.top[rows],
+            )
+            pile_mask, base = deals.pile_mask[rows], rows * n
+        masks = np.empty((observers.shape[0], self.planes), np.uint64)
         masks[:, 0] = deals.hands_flat[base + observers]
-        drawn = deals.drawn[rows]
-        shows = (drawn >= 0) & (observers == seat) & ~over
-        masks[:, 1] = np.where(shows, BITS[np.maximum(drawn, 0)], ZERO)
-        height = deals.pile_len[rows]
-        top = deals.pile_flat[rows * deals.deck_size + np.maximum(height - 1, 0)]
-        masks[:, 2] = np.where(height > 0, BITS[top], ZERO)
-        masks[:, 3] = deals.pile_mask[rows]
+        shows = (observers == seat) & (phase != OVER)
+        # Card -1 (none) reads bit 0 of _CARD_BITS, which is no card.
+        masks[:, 1] = np.where(shows, _CARD_BITS[drawn + 1], ZERO)
+        masks[:, 2] = _CARD_BITS[top + 1]
+        masks[:, 3] = pile_mask
         for r in range(1, n):
             other = base + (observers + r) % n
             masks[:, 3 + r] = deals.taken_flat[other]
@@ -148,55 +155,122 @@ class IncrementalEncoder:
     Between two steps a row's card planes change in a few cards (a draw, a
     discard; a new observer's hand differs from the last one's in about
     twenty), so :meth:`update` flips only the entries whose card changed
-    (the masks last written are kept) and rewrites the short tail of
-    counts and one-hot blocks. :attr:`view` is the buffer, read-only.
+    (the masks last written are kept) and writes the short tail in place:
+    the counts read from tables of their possible values, and the three
+    one-hot entries (phase, dealer, to_play) moved by clearing the ones last
+    set and setting the new ones. :attr:`view` is the buffer, read-only.
     """
 
     def __init__(self, encoder: BatchedEncoder) -> None:
         self.encoder = encoder
-        batch = encoder.deals.batch
+        deals = encoder.deals
+        batch, n = deals.batch, encoder.players
         self.buffer = encoder.new_buffer(batch)
         self.view: FloatArray = self.buffer.view()
         self.view.flags.writeable = False
+        self._flat = self.buffer.reshape(-1)
         self.written = np.zeros((batch, encoder.planes), np.uint64)
         self.rows = np.arange(batch)
-        self._tail = encoder.offsets["hand_sizes"]
+        offsets = encoder.offsets
+        self._tail = offsets["hand_sizes"]
+        self._counts = offsets["counts"]
+        # The float32 of every value a count can take, computed in float64
+        # as the core's encoder does.
+        full_hand, deck, cap = encoder.full_hand, deals.deck_size, deals.turn_cap
+        self._size_values = np.minimum(np.arange(65) / full_hand, 1.0).astype(np.float32)
+        self._stock_values = ((deck - np.arange(deck + 1)) / deck).astype(np.float32)
+        self._turn_values = np.minimum(np.arange(cap + 1) / cap, 1.0).astype(np.float32)
+        self._row_starts = self.rows * encoder.size
+        self._seat_starts = self.rows * n
+        #: The flat position of each (row, plane)'s first card.
+        self._plane_starts = (
+            self._row_starts[:, None] + np.arange(encoder.planes)[None, :] * CARDS
+        ).reshape(-1)
+        self._phase_at = self._row_starts + offsets["phase"]
+        self._dealer_at = self._row_starts + offsets["dealer"]
+        self._to_play_at = self._row_starts + offsets["to_play"]
+        #: The flat positions of the one-hot entries set last (clearing an
+        #: entry of the zero buffer at first is harmless).
+        self._hot = np.concatenate((self._phase_at,) * 3)
 
     def update(self, observers: IntArray) -> FloatArray:
         """Bring every row up to date as seen by ``observers``; the read-only view."""
         encoder = self.encoder
-        planes = encoder.planes
-        masks = encoder.plane_masks(self.rows, observers)
+        batch = self.rows.shape[0]
+        masks = encoder.plane_masks(None, observers)
         changed = masks ^ self.written
         self.written = masks
         flips = np.bitwise_count(changed)
         # A plane that changed in many cards (a new observer's hand) is
-        # written whole from the suit table; a few cards are flipped one by one.
+        # written whole from its bits; a few cards are set one by one.
         whole = flips > _FEW
-        for plane in range(planes):
+        for plane in np.flatnonzero(whole.any(axis=0)).tolist():
+            start = plane * CARDS
             rows = np.flatnonzero(whole[:, plane])
-            if rows.size:
-                start = plane * CARDS
+            if rows.size == batch:
+                self.buffer[:, start : start + CARDS] = _bits(masks[:, plane])[:, :CARDS]
+            elif rows.size:
                 self.buffer[rows, start : start + CARDS] = _bits(masks[rows, plane])[:, :CARDS]
-        few = np.flatnonzero(((flips > 0) & ~whole).reshape(-1))
+        few = np.flatnonzero((flips - np.uint8(1)).reshape(-1) < np.uint8(_FEW))
         if few.size:
             words = changed.reshape(-1)[few]
-            flat = self.buffer.reshape(-1)
-            few_row, few_plane = np.divmod(few, planes)
-            base = few_row * encoder.size + few_plane * CARDS
-            while base.size:
-                lowest = words & (~words + np.uint64(1))
-                at = base + np.log2(lowest.astype(np.float64)).astype(np.int64)
-                flat[at] = 1.0 - flat[at]
-                words = words ^ lowest
-                left = words != 0
-                words = words[left]
-                base = base[left]
-        self.buffer[:, self._tail :] = encoder.tail(self.rows, observers)
+            now = masks.reshape(-1)[few]
+            flat = self._flat
+            base = self._plane_starts[few]
+            # Two rounds (_FEW): the lowest changed card, then the other one
+            # of the words that changed in two.
+            lowest = words & (~words + np.uint64(1))
+            flat[base + np.bitwise_count(lowest - np.uint64(1))] = (now & lowest) != ZERO
+            words ^= lowest
+            second = np.flatnonzero(words)
+            if second.size:
+                words, now = words[second], now[second]
+                at = base[second] + np.bitwise_count(words - np.uint64(1))
+                flat[at] = (now & words) != ZERO
+        self._write_tail(observers)
         return self.view
 
+    def _write_tail(self, observers: IntArray) -> None:
+        """The entries from ``hand_sizes`` to the end, written in place."""
+        deals, n = self.encoder.deals, self.encoder.players
+        buffer, tail = self.buffer, self._tail
+        sizes = self._size_values[np.bitwise_count(deals.hands_flat)]
+        if n == 2:
+            mine = self._seat_starts + observers
+            buffer[:, tail] = sizes[mine]
+            buffer[:, tail + 1] = sizes[mine ^ 1]
+        else:
+            order = (observers[:, None] + np.arange(n)[None, :]) % n
+            buffer[:, tail : tail + n] = sizes[self._seat_starts[:, None] + order]
+        counts = self._counts
+        buffer[:, counts] = self._stock_values[deals.stock_pos]
+        buffer[:, counts + 1] = self._turn_values[np.minimum(deals.turn, deals.turn_cap)]
+        phase = deals.phase
+        if n == 2:
+            dealer = deals.dealer ^ observers
+            to_play = deals.seat ^ observers
+        else:
+            dealer = (deals.dealer - observers) % n
+            to_play = (deals.seat - observers) % n
+        hot = np.concatenate(
+            (
+                self._phase_at + phase,
+                self._dealer_at + dealer,
+                # Nobody is to play once over: the phase entry is set again.
+                np.where(phase == OVER, self._phase_at + OVER, self._to_play_at + to_play),
+            )
+        )
+        flat = self._flat
+        flat[self._hot] = 0.0
+        flat[hot] = 1.0
+        self._hot = hot
 
-#: Above this many changed cards a plane is rewritten whole.
+
+#: The bit of each card number plus one (0: no card, -1 + 1).
+_CARD_BITS: Final = np.concatenate(([ZERO], BITS))
+
+#: Above this many changed cards a plane is rewritten whole (the flips
+#: of :meth:`IncrementalEncoder.update` are two rounds).
 _FEW: Final = 2
 
 

@@ -14,7 +14,8 @@ masks ``1 << card``):
 - ``deck``: the deal's deck order (``deck[0]`` dealt first, as
   ``Deal.from_deck`` deals it);
   the stock is ``deck[stock_pos:]``, its top card at ``stock_pos``;
-- ``pile`` / ``pile_len`` / ``pile_mask``: the discard pile, bottom first;
+- ``pile`` / ``pile_len`` / ``pile_mask``: the discard pile, bottom first,
+  and ``top``, its top card (-1: the pile is empty);
 - ``hands``, ``public`` (cards everybody knows to be in the hand: taken
   discards) and ``taken_held`` per seat;
 - ``seat`` (to play), ``phase`` (the index of
@@ -123,12 +124,21 @@ class BatchedDeals:
         assert self.space.size == KNOCK_BASE + N_STANDARD
         self.table = suit_table(rules.ace)
         self.values = np.array(value_table(rules)[:N_STANDARD], np.int64)
+        #: The cards worth at least ``v``, indexed by ``v`` (0 to the highest value + 1).
+        self._worth_at_least = np.array(
+            [
+                np.bitwise_or.reduce(BITS[:N_STANDARD][self.values >= v], initial=ZERO)
+                for v in range(int(self.values.max()) + 2)
+            ],
+            np.uint64,
+        )
         b, p = batch, players
         self.deck = np.zeros((b, self.deck_size), np.int64)
         self.stock_pos = np.zeros(b, np.int64)
         self.pile = np.zeros((b, self.deck_size), np.int64)
         self.pile_len = np.zeros(b, np.int64)
         self.pile_mask = np.zeros(b, np.uint64)
+        self.top = np.full(b, -1, np.int64)
         self.hands = np.zeros((b, p), np.uint64)
         self.public = np.zeros((b, p), np.uint64)
         self.taken_held = np.zeros((b, p), np.uint64)
@@ -167,6 +177,7 @@ class BatchedDeals:
         self.pile[rows, 0] = order[:, at]
         self.pile_len[rows] = 1
         self.pile_mask[rows] = card_bits[:, at]
+        self.top[rows] = order[:, at]
         self.stock_pos[rows] = at + 1
         self.public[rows] = ZERO
         self.taken_held[rows] = ZERO
@@ -201,11 +212,11 @@ class BatchedDeals:
         words = np.empty((low.shape[0], 2), np.uint64)
         words[:, 0] = low
         words[:, 1] = high
-        bits = _cards_of(words.reshape(-1)).reshape(-1, 2 * WORD)
         size = self.space.size
+        bits = np.unpackbits(words.view(np.uint8), axis=1, count=size, bitorder="little")
         if out is None:
-            out = np.empty((low.shape[0], size), np.int8)
-        out[:] = bits[:, :size]
+            return bits.view(np.int8)
+        out.view(np.uint8)[:] = bits
         return out
 
     def is_legal(self, actions: IntArray, rows: IntArray | None = None) -> BoolArray:
@@ -214,11 +225,11 @@ class BatchedDeals:
         actions = np.asarray(actions, np.int64)
         low = self.legal_low if rows is None else self.legal_low[rows]
         high = self.legal_high if rows is None else self.legal_high[rows]
-        inside = (actions >= 0) & (actions < self.space.size)
-        safe = np.where(inside, actions, 0)
-        word = np.where(safe < WORD, low, high)
-        bit = BITS[safe % WORD]
-        result: BoolArray = inside & ((word & bit) != ZERO)
+        # As uint64 a negative action is huge, so one comparison bounds both ends.
+        action = actions.astype(np.uint64)
+        word = np.where(action < np.uint64(WORD), low, high)
+        bit = (word >> (action & np.uint64(WORD - 1))) & np.uint64(1)
+        result: BoolArray = (action < np.uint64(self.space.size)) & bit.astype(bool)
         return result
 
     # -- stepping ------------------------------------------------------------------
@@ -270,6 +281,8 @@ class BatchedDeals:
         bit = BITS[card]
         self.pile_len[rows] = top
         self.pile_mask[rows] &= ~bit
+        below = self.pile_flat[rows * self.deck_size + np.maximum(top - 1, 0)]
+        self.top[rows] = np.where(top > 0, below, -1)
         self.hands_flat[at] |= bit
         self.public_flat[at] |= bit
         self.taken_flat[at] |= bit
@@ -289,6 +302,7 @@ class BatchedDeals:
         self.pile_flat[rows * self.deck_size + self.pile_len[rows]] = cards
         self.pile_len[rows] += 1
         self.pile_mask[rows] |= ~without
+        self.top[rows] = cards
         stock = self.deck_size - self.stock_pos[rows]
         wall = stock <= self.wall_stock
         nxt = seats + 1
@@ -416,10 +430,13 @@ class BatchedDeals:
             return options
         result = np.zeros(hand.shape[0], np.uint64)
         limit = self.rules.knock_limit
-        # Giving back a card lowers the deadwood by its value at most.
-        near = np.flatnonzero(deadwoods(hand, self.table) - int(self.values.max()) <= limit)
+        # Giving back card c lowers the deadwood by its value at most, so
+        # only the cards worth the deadwood above the limit can bring it down.
+        need = np.clip(deadwoods(hand, self.table) - limit, 0, self._worth_at_least.shape[0] - 1)
+        candidates = options & self._worth_at_least[need]
+        near = np.flatnonzero(candidates)
         if near.size:
-            bits = _cards_of(options[near]).astype(bool)[:, :N_STANDARD]
+            bits = _cards_of(candidates[near]).astype(bool)[:, :N_STANDARD]
             which, card = np.nonzero(bits)
             left = deadwoods(hand[near][which] & ~BITS[card], self.table)
             ok = left <= limit

@@ -43,7 +43,7 @@ from pyrummy.core.errors import IllegalActionError
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.research.batched.deadwood import IntArray
 from pyrummy.research.batched.encode import BatchedEncoder, FloatArray, IncrementalEncoder
-from pyrummy.research.batched.engine import BatchedDeals, Int8Array
+from pyrummy.research.batched.engine import WORD, BatchedDeals, Int8Array
 from pyrummy.research.encoding import default_players
 
 BoolArray = npt.NDArray[np.bool_]
@@ -55,32 +55,47 @@ def sample_legal(
     """One legal action per row, uniformly: the ``floor(u * n)``-th set bit
     of the row's two legal words (``n`` set bits, ``u`` from ``uniform``).
 
-    The bit is found by halving: six rounds, each counting the set bits of
-    the lower half of what is left.
+    The bit is found by halving: three rounds, each keeping the half of the
+    word that holds it (counting the set bits of the lower half), then one
+    read of a table of the ``k``-th set bit of each byte. Counts and
+    positions stay below 128, so they are uint8.
 
     >>> words = np.array([0b10110], np.uint64), np.array([1], np.uint64)
     >>> [int(sample_legal(*words, np.array([u]))[0]) for u in (0.0, 0.3, 0.6, 0.9)]
     [1, 2, 4, 64]
     """
-    count_low = np.bitwise_count(low).astype(np.int64)
+    count_low = np.bitwise_count(low)
     total = count_low + np.bitwise_count(high)
-    pick = (uniform * total).astype(np.int64)
+    pick = (uniform * total).astype(np.uint8)
     in_high = pick >= count_low
     word = np.where(in_high, high, low)
-    pick = np.where(in_high, pick - count_low, pick)
-    position = np.where(in_high, 64, 0).astype(np.int64)
-    for width in (32, 16, 8, 4, 2, 1):
+    pick -= count_low * in_high
+    position = in_high.astype(np.uint8) * np.uint8(WORD)
+    for width in (32, 16, 8):
         lower = word & _LOWER[width]
-        below = np.bitwise_count(lower).astype(np.int64)
+        below = np.bitwise_count(lower)
         up = pick >= below
-        pick = np.where(up, pick - below, pick)
-        word = np.where(up, word >> np.uint64(width), lower)
-        position += np.where(up, width, 0)
-    return position
+        pick -= below * up
+        shift = up.astype(np.uint8) * np.uint8(width)
+        word >>= shift.astype(np.uint64)
+        word &= _LOWER[width]
+        position += shift
+    position += _NTH_BIT[(word << np.uint64(3)).astype(np.intp) + pick]
+    result: IntArray = position.astype(np.int64)
+    return result
 
 
 #: The lowest ``width`` bits of a word.
-_LOWER: Final = {width: np.uint64((1 << width) - 1) for width in (32, 16, 8, 4, 2, 1)}
+_LOWER: Final = {width: np.uint64((1 << width) - 1) for width in (32, 16, 8)}
+#: ``_NTH_BIT[8 * byte + k]``: the position of the ``k``-th set bit of ``byte``.
+_NTH_BIT: Final = np.array(
+    [
+        ([i for i in range(8) if byte >> i & 1] + [0] * 8)[k]
+        for byte in range(256)
+        for k in range(8)
+    ],
+    np.uint8,
+)
 
 
 class BatchedGame:
@@ -170,12 +185,13 @@ class BatchedGame:
         return observations, masks, rewards, done
 
     def _keep_final(self, rows: IntArray) -> None:
-        finals = np.zeros((rows.shape[0], self.players, self.observation_size), np.float32)
-        for seat in range(self.players):
-            seats = np.full(rows.shape[0], seat, np.int64)
-            self.encoder.encode(rows, seats, finals[:, seat])
+        count, n = rows.shape[0], self.players
+        finals = np.zeros((n, count, self.observation_size), np.float32)
+        # Every seat's view in one pass: the rows repeated once per seat.
+        seats = np.repeat(np.arange(n), count)
+        self.encoder.encode(np.tile(rows, n), seats, finals.reshape(n * count, -1))
         self.final_rows = rows
-        self.final_observations = finals
+        self.final_observations = np.ascontiguousarray(finals.transpose(1, 0, 2))
 
     def __repr__(self) -> str:
         return f"<BatchedGame {self.rules.name} {self.players} players, batch {self.batch}>"
