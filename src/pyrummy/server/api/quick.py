@@ -24,7 +24,7 @@ from pydantic import Field, field_validator
 from pyrummy.server.api.rooms import Name, clean_name
 from pyrummy.server.deps import CurrentProfile, ProfileOrNew, QuickDep, ServicesDep
 from pyrummy.server.schemas import BotName, Strict
-from pyrummy.server.seats import COOKIE_AGE, TABLE_COOKIE, set_seat_cookie
+from pyrummy.server.seats import TABLE_COOKIE, set_seat_cookie
 from pyrummy.server.tables import DEFAULT_BOT
 
 #: The cookie of a queue ticket (path ``/api/quick``).
