@@ -769,6 +769,10 @@ async def drive_quick(
         result["database_cpu_per_s"] = round(
             (db_end.cpu_seconds - db_begin.cpu_seconds) / seconds, 3
         )
+        if stats.events:
+            result["database_cpu_ms_per_action"] = round(
+                1000 * (db_end.cpu_seconds - db_begin.cpu_seconds) / stats.events, 3
+            )
     if db_work is not None:
         result["database_work"] = db_work
     return result
