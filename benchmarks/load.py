@@ -948,9 +948,13 @@ def print_report(result: dict[str, Any]) -> None:
             f"  quick match: {quick['people']} people {quick['games']}, seated "
             f"{quick['seated']}/{quick['people']} at {result['tables']} tables; wait from join"
             f" to seat p50={wait['p50']} s p90={wait['p90']} s max={wait['max']} s (polling "
-            f"every {quick['poll_s']} s); {quick['until']}s finished "
-            f"{quick['deals_finished'] if quick['until'] == 'deal' else result['matches_finished']}"
-            f", unfinished people {quick['unfinished']}"
+            f"every {quick['poll_s']} s); "
+            + (
+                f"deals finished {quick['deals_finished']}"
+                if quick["until"] == "deal"
+                else f"matches finished {result['matches_finished']}"
+            )
+            + f", unfinished people {quick['unfinished']}"
         )
     if "database_cpu_per_s" in result:
         print(
