@@ -35,6 +35,19 @@ Examples::
     .venv/bin/python benchmarks/load.py --tables 200 --think 1 --postgres \\
         --server-args "--rate-limit off --workers 2"
 
+Quick match (``--quick PEOPLE``): each person has a browser of their own (an
+aiohttp session and cookie jar: the profile made on joining, the queue
+ticket); they join the queues of ``--quick-mix`` (by default half 2-player Gin,
+half 4-player Knock, in whole tables) over ``--ramp`` seconds, poll every
+``--quick-poll`` seconds as the page does until seated, then play their seat as
+above until the first deal ends (``--quick-until match``: the match). Reported
+besides: people seated out of all, the wait from join to seat (p50/p90/max),
+deals finished; the exit status is 1 unless everyone was seated without an
+error. ``--duration`` bounds the run after the ramp::
+
+    .venv/bin/python benchmarks/load.py --quick 400 --ramp 20 --think 1 --duration 240 \\
+        --postgres --server-args "--rate-limit off --workers 2"
+
 Client: aiohttp (HTTP keep-alive pool and WebSockets); the seat token goes
 in the ``X-Seat-Token`` header, the WebSocket sends the page's own Origin.
 """
@@ -194,6 +207,10 @@ class Stats:
     event_chars: int = 0
     tables_created: int = 0
     matches_finished: int = 0
+    deals_finished: int = 0
+    #: --quick: seconds from each person's join to their seat, and the tables they sat at
+    waits_s: list[float] = field(default_factory=list)
+    quick_tables: set[str] = field(default_factory=set)
     errors: Counter[str] = field(default_factory=Counter)
     error_examples: dict[str, str] = field(default_factory=dict)
 
@@ -240,6 +257,8 @@ class Player:
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.next_id = 0
+        #: Leave the table once the first deal ends (--quick), not the match.
+        self.until_deal = False
 
     async def play(self) -> None:
         while not self.run.stopping.is_set():
@@ -261,14 +280,22 @@ class Player:
                 return
             created = await response.json(loads=json.loads)
         run.stats.tables_created += 1
-        table_id = created["table"]["id"]
-        token = created["token"]
+        await self._play_table(
+            run.ws_http, created["table"]["id"], created["token"], created["state"]
+        )
+
+    async def _play_table(
+        self, sockets: aiohttp.ClientSession, table_id: str, token: str, state: dict[str, Any]
+    ) -> None:
+        """Play the seat of ``token`` at ``table_id`` from ``state`` until the match
+        (or, with :attr:`until_deal`, the deal) ends; its socket opened on ``sockets``."""
+        run = self.run
         headers = {"X-Seat-Token": token}
-        self.state = created["state"]
-        self.seq = self.state["seq"]
+        self.state = state
+        self.seq = state["seq"]
         self.pending.clear()
         ws_url = f"{run.ws_url}/api/tables/{table_id}/ws?since={self.seq}"
-        async with run.ws_http.ws_connect(
+        async with sockets.ws_connect(
             ws_url, headers=headers, origin=run.url, autoping=True, max_msg_size=0
         ) as ws:
             self.ws = ws if run.args.act_over == "ws" else None
@@ -330,6 +357,9 @@ class Player:
             assert state is not None
             if state["table"]["status"] == "over" or state["match"]["over"]:
                 run.stats.matches_finished += 1
+                return
+            if self.until_deal and state.get("awaiting_continue"):
+                run.stats.deals_finished += 1
                 return
             if state.get("awaiting_continue"):
                 path, body, expect_event = "continue", None, False
@@ -417,6 +447,104 @@ class Player:
                 await asyncio.wait_for(self.changed.wait(), deadline - time.perf_counter())
         if self.pending.pop(seq, None) is not None and self.run.stats.measuring:
             self.run.stats.error("event:timeout", f"table {table_id} seq {seq}")
+
+
+class QuickPerson(Player):
+    """A person of the quick match (--quick): a browser of their own (cookies: the
+    profile made on joining, the queue ticket), who joins a game's queue, polls it
+    until seated, then plays that seat until the deal (or match) ends."""
+
+    def __init__(
+        self, index: int, run: Run, preset: str, players: int, connector: aiohttp.BaseConnector
+    ) -> None:
+        super().__init__(index, run)
+        self.preset = preset
+        self.players = players
+        self.connector = connector
+        self.until_deal = run.args.quick_until == "deal"
+        self.seated = False
+
+    async def play(self) -> None:
+        run = self.run
+        # Cookies of loopback IP addresses are kept only by an "unsafe" jar.
+        async with aiohttp.ClientSession(
+            connector=self.connector,
+            connector_owner=False,
+            cookie_jar=aiohttp.CookieJar(unsafe=True),
+            timeout=run.http.timeout,
+        ) as browser:
+            try:
+                seat = await self._queue(browser)
+                if seat is not None:
+                    await self._seat(browser, *seat)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # every failure is counted
+                run.stats.error(f"quick:{type(exc).__name__}", repr(exc))
+
+    async def _queue(self, browser: aiohttp.ClientSession) -> tuple[str, str] | None:
+        """Join, then poll as the page does until seated: the table and the seat's token."""
+        run = self.run
+        body = {
+            "preset": self.preset,
+            "players": self.players,
+            "name": f"P{self.index}",
+            "bot_wait": run.args.quick_bot_wait,
+        }
+        joined = time.perf_counter()
+        async with browser.post(f"{run.url}/api/quick/join", json=body) as response:
+            if response.status != 201:
+                run.stats.error(f"join:{response.status}", await response.text())
+                return None
+            view = await response.json(loads=json.loads)
+        while view["status"] != "seated":
+            if await run.sleep(run.args.quick_poll):
+                return None
+            async with browser.post(f"{run.url}/api/quick/poll") as response:
+                if response.status != 200:
+                    run.stats.error(f"poll:{response.status}", await response.text())
+                    return None
+                view = await response.json(loads=json.loads)
+        run.stats.waits_s.append(time.perf_counter() - joined)
+        run.stats.quick_tables.add(view["table_id"])
+        self.seated = True
+        return view["table_id"], view["token"]
+
+    async def _seat(self, browser: aiohttp.ClientSession, table_id: str, token: str) -> None:
+        run = self.run
+        url = f"{run.url}/api/tables/{table_id}/state"
+        async with browser.get(url, headers={"X-Seat-Token": token}) as response:
+            if response.status != 200:
+                run.stats.error(f"state:{response.status}", await response.text())
+                return
+            state = await response.json(loads=json.loads)
+        await self._play_table(browser, table_id, token, state)
+
+
+def quick_people(args: argparse.Namespace) -> list[tuple[str, int]]:
+    """Each person's game (preset, players), in the order they join: ``--quick``
+    people shared out by ``--quick-mix`` in whole tables, shuffled (seeded)."""
+    games = parse_mix(args.quick_mix)
+    total = sum(share for _, _, share in games)
+    people: list[tuple[str, int]] = []
+    for i, (preset, players, share) in enumerate(games):
+        if i == len(games) - 1:
+            count = args.quick - len(people)
+        else:
+            count = round(args.quick * share / total / players) * players
+        people += [(preset, players)] * count
+    random.Random(0).shuffle(people)
+    return people
+
+
+def parse_mix(text: str) -> list[tuple[str, int, float]]:
+    """``gin:2=1,knock:4=1`` -> [("gin", 2, 1.0), ("knock", 4, 1.0)]."""
+    games = []
+    for item in text.split(","):
+        game, _, share = item.strip().partition("=")
+        preset, _, players = game.partition(":")
+        games.append((preset, int(players), float(share or 1)))
+    return games
 
 
 # -- the run -----------------------------------------------------------------------------
@@ -541,6 +669,102 @@ async def drive(
     }
     if loop_begin is not None and loop_end is not None:
         result["server_loop"] = loop_figures(loop_begin, loop_end)
+    if db_begin and db_end:
+        result["database_cpu_per_s"] = round(
+            (db_end.cpu_seconds - db_begin.cpu_seconds) / seconds, 3
+        )
+        if stats.events:
+            result["database_cpu_ms_per_action"] = round(
+                1000 * (db_end.cpu_seconds - db_begin.cpu_seconds) / stats.events, 3
+            )
+    if db_work is not None:
+        result["database_work"] = db_work
+    return result
+
+
+async def drive_quick(
+    args: argparse.Namespace,
+    url: str,
+    server_pid: int | None,
+    db_pid: int | None = None,
+    db_counters: DbCounters | None = None,
+) -> dict[str, Any]:
+    """--quick: the people join over ``--ramp`` seconds, each is measured from
+    the start until their deal (or match) ends, at most ``--duration`` seconds
+    after the ramp."""
+    connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=2.0)
+    timeout = aiohttp.ClientTimeout(total=args.event_timeout * 3)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as http:
+        run = Run(args, url, http)
+        stats = run.stats
+        if args.generator_gc == "tuned":
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(10_000, 5, 10)
+        stats.measuring = True
+        begin_wall = time.perf_counter()
+        begin_self = time.process_time()
+        begin = usage_of(server_pid) if server_pid else None
+        db_begin = usage_of(db_pid) if db_pid else None
+        if db_counters is not None:
+            db_counters.begin()
+        own_lag: list[float] = []
+        lag_probe = asyncio.create_task(probe_lag(own_lag, run.stopping))
+        people = [
+            QuickPerson(i, run, preset, players, connector)
+            for i, (preset, players) in enumerate(quick_people(args))
+        ]
+        tasks = []
+        peak_rss = begin.rss_bytes if begin else 0
+        for person in people:
+            tasks.append(asyncio.create_task(person.play()))
+            await asyncio.sleep(args.ramp / len(people))
+        deadline = begin_wall + args.ramp + args.duration
+        while time.perf_counter() < deadline and not all(t.done() for t in tasks):
+            await asyncio.sleep(0.5)
+            if server_pid:
+                peak_rss = max(peak_rss, usage_of(server_pid).rss_bytes)
+        seconds = time.perf_counter() - begin_wall
+        end = usage_of(server_pid) if server_pid else None
+        db_end = usage_of(db_pid) if db_pid else None
+        db_work = db_counters.end(stats.events) if db_counters is not None else None
+        self_cpu = time.process_time() - begin_self
+        unfinished = sum(not t.done() for t in tasks)
+        stats.measuring = False
+        run.stopping.set()
+        lag_probe.cancel()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    result = report(args, stats, seconds, begin, end, peak_rss, self_cpu, [])
+    waits = sorted(stats.waits_s)
+    counts = Counter(f"{preset}:{players}" for preset, players in quick_people(args))
+    result |= {
+        "tables": len(stats.quick_tables),
+        "bots": [],
+        "quick": {
+            "people": len(people),
+            "games": dict(counts),
+            "seated": sum(p.seated for p in people),
+            "unfinished": unfinished,
+            "wait_s": {
+                "n": len(waits),
+                "p50": round(percentile(waits, 50), 2),
+                "p90": round(percentile(waits, 90), 2),
+                "max": round(waits[-1], 2) if waits else float("nan"),
+            },
+            "deals_finished": stats.deals_finished,
+            "poll_s": args.quick_poll,
+            "until": args.quick_until,
+        },
+    }
+    own_lag.sort()
+    result["generator_loop_lag_ms"] = {
+        "p50": round(percentile(own_lag, 50), 1),
+        "p99": round(percentile(own_lag, 99), 1),
+        "max": round(own_lag[-1], 1) if own_lag else 0.0,
+    }
+    result["generator_gc_ms"] = {"count": 0, "max": 0.0, "total": 0.0}
     if db_begin and db_end:
         result["database_cpu_per_s"] = round(
             (db_end.cpu_seconds - db_begin.cpu_seconds) / seconds, 3
@@ -718,6 +942,20 @@ def print_report(result: dict[str, Any]) -> None:
     )
     for kind, example in result["error_examples"].items():
         print(f"    {kind}: {example}")
+    if "quick" in result:
+        quick, wait = result["quick"], result["quick"]["wait_s"]
+        print(
+            f"  quick match: {quick['people']} people {quick['games']}, seated "
+            f"{quick['seated']}/{quick['people']} at {result['tables']} tables; wait from join"
+            f" to seat p50={wait['p50']} s p90={wait['p90']} s max={wait['max']} s (polling "
+            f"every {quick['poll_s']} s); "
+            + (
+                f"deals finished {quick['deals_finished']}"
+                if quick["until"] == "deal"
+                else f"matches finished {result['matches_finished']}"
+            )
+            + f", unfinished people {quick['unfinished']}"
+        )
     if "database_cpu_per_s" in result:
         print(
             f"  database (PostgreSQL): CPU {result['database_cpu_per_s']} s/s, "
@@ -952,8 +1190,45 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         " at the start of measuring frozen, thresholds 10000, 5, 10), or Python's"
         " defaults (its pauses, up to 0.2 s on a busy machine, were in the round trips)",
     )
+    parser.add_argument(
+        "--quick",
+        type=int,
+        default=0,
+        metavar="PEOPLE",
+        help="quick match: PEOPLE join the queues over --ramp (each with a browser of"
+        " their own), poll until seated and play their seats; --duration bounds the run"
+        " after the ramp",
+    )
+    parser.add_argument(
+        "--quick-mix",
+        default="gin:2=1,knock:4=1",
+        help="--quick: the games, preset:players=share (people shared out in whole tables)",
+    )
+    parser.add_argument(
+        "--quick-bot-wait",
+        type=int,
+        default=None,
+        help="--quick: seconds before bots may fill the empty seats (default: never)",
+    )
+    parser.add_argument("--quick-poll", type=float, default=1.0, help="--quick: poll every N s")
+    parser.add_argument(
+        "--quick-until",
+        choices=("deal", "match"),
+        default="deal",
+        help="--quick: each person plays until the first deal ends, or the match",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
+    if args.quick:
+        if not 1 <= args.quick <= MAX_TABLES:
+            parser.error(f"--quick is 1-{MAX_TABLES} people")
+        try:
+            counts = Counter(quick_people(args))
+        except ValueError:
+            parser.error("--quick-mix is preset:players=share, comma-separated")
+        uneven = [f"{g}:{n}" for (g, n), count in counts.items() if count % n]
+        if uneven and args.quick_bot_wait is None:
+            parser.error(f"--quick {args.quick} leaves a table of {uneven[0]} short")
     if not 1 <= args.tables <= MAX_TABLES:
         parser.error(f"--tables is 1-{MAX_TABLES}")
     if not 0 < args.duration <= MAX_DURATION:
@@ -982,14 +1257,16 @@ def main(argv: list[str] | None = None) -> int:
             server_pid = process.pid
         try:
             asyncio.run(wait_ready(url, process, 60))
+            what = f"{args.quick} quick-match people" if args.quick else f"{args.tables} tables"
             print(
-                f"load: {args.tables} tables, think {args.think} s, ramp {args.ramp} s, "
+                f"load: {what}, think {args.think} s, ramp {args.ramp} s, "
                 f"warm-up {args.warmup} s, measuring {args.duration} s; "
                 f"{platform.python_version()}, {os.cpu_count()} cores",
                 flush=True,
             )
             counters = DbCounters(database_url) if db_pid and database_url else None
-            result = asyncio.run(drive(args, url, server_pid, db_pid, counters))
+            driver = drive_quick if args.quick else drive
+            result = asyncio.run(driver(args, url, server_pid, db_pid, counters))
         finally:
             if process is not None:
                 stop_server(process)
@@ -999,7 +1276,9 @@ def main(argv: list[str] | None = None) -> int:
     print_report(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n")
-    return 0 if result["errors"] == 0 else 1
+    quick = result.get("quick")
+    everyone = quick is None or quick["seated"] == quick["people"] == quick["wait_s"]["n"]
+    return 0 if result["errors"] == 0 and everyone else 1
 
 
 if __name__ == "__main__":

@@ -206,3 +206,49 @@ def test_the_stub_store_writes_the_server_s_rows(tmp_path: Path, inline: bool) -
         assert rows.fetchall() == [("t1", 1, 1, "draw stock"), ("t1", 2, 0, "discard 5D")]
         status = connection.execute("SELECT status FROM tables WHERE id = 't1'").fetchone()
     assert status == ("live",)
+
+
+def test_quick_people_are_shared_out_in_whole_tables() -> None:
+    args = load.parse_args(["--quick", "400"])
+    people = load.quick_people(args)
+    assert sorted(set(people)) == [("gin", 2), ("knock", 4)]
+    assert people.count(("gin", 2)) == 200 and people.count(("knock", 4)) == 200
+    # Joined in a mixed order, not one game after the other.
+    assert set(people[:20]) == {("gin", 2), ("knock", 4)}
+    mixed = load.parse_args(["--quick", "24", "--quick-mix", "gin:2=1,knock:4=2"])
+    assert load.quick_people(mixed).count(("gin", 2)) == 8
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--quick", "6"],  # 3 for Gin (a table short), 3 for Knock
+        ["--quick", "8", "--quick-mix", "gin"],
+        ["--quick", str(load.MAX_TABLES + 1)],
+    ],
+)
+def test_a_quick_run_that_would_leave_someone_unseated_is_refused(argv: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        load.parse_args(argv)
+
+
+@pytest.mark.slow
+def test_a_tiny_quick_match_run_seats_everyone_and_plays(tmp_path: Path) -> None:
+    out = tmp_path / "quick.json"
+    status = load.main(
+        [
+            "--quick", "8", "--think", "0.05", "--ramp", "1", "--duration", "25",
+            "--json", str(out),
+        ]
+    )  # fmt: skip
+    result = json.loads(out.read_text())
+    quick = result["quick"]
+    assert status == 0 and result["errors"] == 0, result["error_examples"]
+    assert quick["games"] == {"gin:2": 4, "knock:4": 4}
+    # Everyone seated once, with people only: two Gin tables and one Knock table.
+    assert quick["seated"] == quick["wait_s"]["n"] == 8 and result["tables"] == 3
+    assert 0 < quick["wait_s"]["p50"] <= quick["wait_s"]["max"] < 25
+    # Each played their seat until the deal ended, every move timed.
+    assert quick["unfinished"] == 0 and quick["deals_finished"] == 8
+    assert result["human_actions"] > 8 and result["http_ms"]["n"] == result["human_actions"]
+    assert result["actions"] >= result["human_actions"]
