@@ -88,6 +88,7 @@ def test_profile_rename_passkey_second_browser_sign_in_out_delete(
         "credentials"
     ]
     assert len(credentials) == 1 and credentials[0]["isResidentCredential"]
+    page.wait_for_timeout(3000)  # the match end's falling suits are gone
     shot(page, "profile-1280-en")
 
     # A second browser holds the same passkey and signs in with it.
@@ -134,12 +135,17 @@ def test_profile_page_sizes_languages_and_ip_address(browser: Browser, server_ur
     page.goto(server_url + "/#/profile")
     unavailable = page.locator("#passkeys-unavailable")
     expect(unavailable).to_contain_text(at_localhost(server_url))
+    expect(page.locator("#passkeys-localhost")).to_have_attribute(
+        "href", at_localhost(server_url) + "/#/profile"
+    )
     expect(page.locator("#passkey-add")).to_have_count(0)
+    page.wait_for_timeout(3000)  # the match end's falling suits are gone
     shot(page, "profile-360-en")
     page.click("#menu-button")  # the header folds into a menu on a phone
     page.click("#lang-switch")
     expect(page.locator("h1")).to_have_text("Ваш профиль")
     expect(unavailable).to_contain_text("доменное имя")
+    page.keyboard.press("Escape")  # the menu closes
     shot(page, "profile-360-ru")
     page.set_viewport_size({"width": 1280, "height": 800})
     shot(page, "profile-1280-ru")

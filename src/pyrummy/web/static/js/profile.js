@@ -17,6 +17,7 @@ addTexts({
     "profile.play": "Play a game",
     "profile.name": "Display name",
     "profile.rename": "Save name",
+    "profile.namePlaceholder": "No name yet",
     "profile.renamed": "Name saved.",
     "profile.nameRule": "A name is 1–24 letters, digits or signs, without , \" \\ [ ] < >",
     "profile.error": "That did not work: {message}",
@@ -70,6 +71,7 @@ addTexts({
     "profile.play": "Сыграть",
     "profile.name": "Имя",
     "profile.rename": "Сохранить имя",
+    "profile.namePlaceholder": "Имени пока нет",
     "profile.renamed": "Имя сохранено.",
     "profile.nameRule": "Имя — от 1 до 24 букв, цифр или знаков, без , \" \\ [ ] < >",
     "profile.error": "Не получилось: {message}",
@@ -289,7 +291,7 @@ export class ProfileView {
   }
 
   nameSection(profile) {
-    const input = h("input", { id: "profile-name", type: "text", maxlength: "24", value: profile.name || "", autocomplete: "nickname", "aria-describedby": "profile-name-error" });
+    const input = h("input", { id: "profile-name", type: "text", maxlength: "24", value: profile.name || "", autocomplete: "nickname", placeholder: t("profile.namePlaceholder"), "aria-describedby": "profile-name-error" });
     const error = h("p", { class: "error field-error", id: "profile-name-error", role: "alert" });
     const save = async (event) => {
       event.preventDefault();
@@ -375,8 +377,10 @@ export class ProfileView {
 
   unavailable() {
     const url = `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}/#/profile`;
+    // The address is a link: the sentence is split where it goes.
+    const [before, after] = t("profile.passkeysUnavailable", { host: location.hostname, url: "\u0000" }).split("\u0000");
     return h("p", { id: "passkeys-unavailable", class: "profile-warning" },
-      t("profile.passkeysUnavailable", { host: location.hostname, url }));
+      before, h("a", { href: url, id: "passkeys-localhost" }, url), after ?? "");
   }
 
   signInSection() {
