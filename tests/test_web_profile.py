@@ -9,6 +9,7 @@ The page is opened at ``localhost`` (WebAuthn needs a domain, not an IP).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -52,6 +53,28 @@ def context_with_authenticator(
     session.send("WebAuthn.enable")
     authenticator = session.send("WebAuthn.addVirtualAuthenticator", {"options": AUTHENTICATOR})
     return context, page, session, authenticator["authenticatorId"]
+
+
+def rated_loss(page: Page, url: str) -> None:
+    """A rated friends' table against the Easy bot, resigned at once: a rated
+    loss for the page's profile (its context's cookies make the requests)."""
+    made = page.request.post(
+        url + "/api/rooms",
+        data={"seats": [{"kind": "you"}, {"kind": "open"}], "name": "Me", "rated": True},
+    )
+    assert made.status == 201, made.text()
+    code, token = made.json()["room"]["code"], made.json()["token"]
+    seat = page.request.put(url + f"/api/rooms/{code}/seats/2", data={"kind": "bot", "bot": "easy"})
+    assert seat.ok, seat.text()
+    started = page.request.post(url + f"/api/rooms/{code}/start")
+    assert started.ok, started.text()
+    table_id = started.json()["table_id"]
+    resigned = page.request.post(
+        url + f"/api/tables/{table_id}/resign", headers={"X-Seat-Token": token}
+    )
+    assert resigned.ok, resigned.text()
+    rating = page.request.get(url + f"/api/tables/{table_id}/rating").json()
+    assert rating["rated"] and rating["over"] and rating["changes"], rating
 
 
 def test_profile_rename_passkey_second_browser_sign_in_out_delete(
@@ -132,7 +155,12 @@ def test_profile_page_sizes_languages_and_ip_address(browser: Browser, server_ur
     page.goto(server_url + "/")
     start(page, bots=1, length="one")
     knock_to_match_end(page)
+    rated_loss(page, server_url)
     page.goto(server_url + "/#/profile")
+    # The rating, provisional after one rated match, as the API gives it.
+    expect(page.locator("#profile-ratings tbody tr")).to_have_count(1)
+    expect(page.locator("#profile-ratings tbody td").nth(1)).to_have_text(re.compile(r"^\d+\?$"))
+    expect(page.locator("#profile-ratings-note")).to_contain_text("provisional")
     unavailable = page.locator("#passkeys-unavailable")
     expect(unavailable).to_contain_text(at_localhost(server_url))
     expect(page.locator("#passkeys-localhost")).to_have_attribute(

@@ -34,7 +34,7 @@ addTexts({
     "profile.loss": "lost",
     "profile.resigned": "resigned",
     "profile.ratings": "Ratings",
-    "profile.ratingsEmpty": "No rated matches yet (quick matches are rated).",
+    "profile.ratingsEmpty": "No rated matches yet (quick matches and rated friends' tables count).",
     "profile.rating": "Rating",
     "profile.range": "Range",
     "profile.ratingNote": "A rating marked ? is provisional until {n} rated matches.",
@@ -88,7 +88,7 @@ addTexts({
     "profile.loss": "поражение",
     "profile.resigned": "сдался",
     "profile.ratings": "Рейтинги",
-    "profile.ratingsEmpty": "Рейтинговых матчей пока нет (быстрые матчи — рейтинговые).",
+    "profile.ratingsEmpty": "Рейтинговых матчей пока нет (считаются быстрые матчи и рейтинговые столы с друзьями).",
     "profile.rating": "Рейтинг",
     "profile.range": "Диапазон",
     "profile.ratingNote": "Рейтинг со знаком ? предварительный, пока не сыграно {n} рейтинговых матчей.",
@@ -345,7 +345,7 @@ export class ProfileView {
     }
     section.append(table("profile-ratings", [t("profile.game"), t("profile.rating"), t("profile.range"), t("profile.played")],
       answer.ratings.map((r) => [gameName(r.preset), `${r.rating}${r.provisional ? "?" : ""}`, `${r.low}–${r.high}`, r.matches])));
-    if (answer.ratings.some((r) => r.provisional)) section.append(h("p", { class: "board-note" }, t("profile.ratingNote", { n: answer.provisional_matches })));
+    if (answer.ratings.some((r) => r.provisional)) section.append(h("p", { class: "board-note", id: "profile-ratings-note" }, t("profile.ratingNote", { n: answer.provisional_matches })));
     return section;
   }
 
