@@ -17,10 +17,20 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from server_process import running_server
-from web_helpers import SLOW, browser, errors_of, keep_errors, knock_to_match_end, shot, start
+from web_helpers import (
+    SLOW,
+    axe_source,
+    browser,
+    errors_of,
+    keep_errors,
+    knock_to_match_end,
+    serious,
+    shot,
+    start,
+)
 
 pytestmark = pytest.mark.browser
-__all__ = ["browser"]  # the shared fixture
+__all__ = ["axe_source", "browser"]  # the shared fixtures
 
 AUTHENTICATOR = {
     "protocol": "ctap2",
@@ -148,7 +158,9 @@ def test_profile_rename_passkey_second_browser_sign_in_out_delete(
     second.close()
 
 
-def test_profile_page_sizes_languages_and_ip_address(browser: Browser, server_url: str) -> None:
+def test_profile_page_sizes_languages_and_ip_address(
+    browser: Browser, server_url: str, axe_source: str
+) -> None:
     """Screenshots (1280x800 and 360x740, English and Russian); at 127.0.0.1
     the page says passkeys need a domain name and names the localhost address."""
     context, page, _, _ = context_with_authenticator(browser, width=360, height=740)
@@ -169,6 +181,7 @@ def test_profile_page_sizes_languages_and_ip_address(browser: Browser, server_ur
     expect(page.locator("#passkey-add")).to_have_count(0)
     page.wait_for_timeout(3000)  # the match end's falling suits are gone
     shot(page, "profile-360-en")
+    assert serious(page, axe_source) == []
     page.click("#menu-button")  # the header folds into a menu on a phone
     page.click("#lang-switch")
     expect(page.locator("h1")).to_have_text("Ваш профиль")
