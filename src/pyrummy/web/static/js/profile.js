@@ -285,7 +285,7 @@ export class ProfileView {
   noProfile() {
     return [
       h("p", { id: "profile-none" }, t("profile.none")),
-      h("p", {}, h("a", { href: "#/", class: "button primary" }, t("profile.play"))),
+      h("p", {}, h("a", { href: "#/", class: "action button-link primary", id: "profile-play" }, t("profile.play"))),
       this.signInSection(),
     ];
   }
@@ -316,7 +316,7 @@ export class ProfileView {
     return h("section", { class: "profile-section" },
       h("form", { class: "profile-name-form", onsubmit: save },
         h("label", { for: "profile-name" }, t("profile.name")), " ", input, " ",
-        h("button", { type: "submit", class: "primary", id: "profile-rename" }, t("profile.rename"))),
+        h("button", { type: "submit", class: "action primary", id: "profile-rename" }, t("profile.rename"))),
       error);
   }
 
@@ -367,10 +367,10 @@ export class ProfileView {
       h("span", { class: "passkey-label" }, p.label), " ",
       h("span", { class: "passkey-dates" }, [t("profile.passkeyCreated", { date: dateText(p.created_at) }),
         p.used_at ? t("profile.passkeyUsed", { date: dateText(p.used_at) }) : null].filter(Boolean).join(", ")), " ",
-      h("button", { type: "button", class: "passkey-remove", "aria-label": t("profile.passkeyRemoveAria", { label: p.label }),
+      h("button", { type: "button", class: "small-button passkey-remove", "aria-label": t("profile.passkeyRemoveAria", { label: p.label }),
         onclick: (e) => this.removePasskey(p.id, e.currentTarget, error) }, t("profile.passkeyRemove"))))));
     if (!webauthnWorks()) section.append(h("p", { id: "passkeys-unsupported" }, t("profile.passkeysUnsupported")));
-    else section.append(h("button", { type: "button", id: "passkey-add", onclick: (e) => this.addPasskey(e.currentTarget, error) }, t("profile.passkeyAdd")));
+    else section.append(h("button", { type: "button", class: "action", id: "passkey-add", onclick: (e) => this.addPasskey(e.currentTarget, error) }, t("profile.passkeyAdd")));
     section.append(error);
     return section;
   }
@@ -389,7 +389,7 @@ export class ProfileView {
       h("h2", { id: "profile-signin-title" }, t("profile.signin")),
       h("p", { class: "board-note" }, t("profile.signinHint")));
     if (!webauthnWorks()) section.append(h("p", {}, t("profile.passkeysUnsupported")));
-    else section.append(h("button", { type: "button", id: "passkey-signin", onclick: (e) => this.signIn(e.currentTarget, error) }, t("profile.signin")));
+    else section.append(h("button", { type: "button", class: "action", id: "passkey-signin", onclick: (e) => this.signIn(e.currentTarget, error) }, t("profile.signin")));
     section.append(error);
     return section;
   }
@@ -399,8 +399,8 @@ export class ProfileView {
     return h("section", { class: "profile-section", "aria-labelledby": "profile-account-title" },
       h("h2", { id: "profile-account-title" }, t("profile.account")),
       h("div", { class: "profile-buttons" },
-        h("button", { type: "button", id: "profile-signout", onclick: (e) => this.signOut(e.currentTarget, error) }, t("profile.signout")),
-        h("button", { type: "button", class: "danger", id: "profile-delete", onclick: (e) => this.remove(e.currentTarget, error) }, t("profile.delete"))),
+        h("button", { type: "button", class: "action", id: "profile-signout", onclick: (e) => this.signOut(e.currentTarget, error) }, t("profile.signout")),
+        h("button", { type: "button", class: "action danger", id: "profile-delete", onclick: (e) => this.remove(e.currentTarget, error) }, t("profile.delete"))),
       error);
   }
 
