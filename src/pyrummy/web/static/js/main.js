@@ -6,6 +6,7 @@
 //   #/rules/GAME  the rules          #/faq          questions and answers
 //   #/learn       the guided Knock Rummy deal
 //   #/leaderboard/GAME  the game's rated players (ratings.js)
+//   #/profile     the player's profile, ratings and passkeys (profile.js)
 
 //
 // Only the lobby is imported here: the other views are imported when first
@@ -82,6 +83,7 @@ function header({ keepOpen = false } = {}) {
     h("a", { href: "#/leaderboard/knock" }, t("nav.leaderboard")),
     h("a", { href: "#/rules/knock" }, t("nav.rules")),
     h("a", { href: "#/faq" }, t("nav.faq")),
+    h("a", { href: "#/profile" }, t("nav.profile")),
   );
   const prefs = settings();
   const four = h("label", { class: "toggle" },
@@ -190,6 +192,8 @@ function route({ keepOpen = false } = {}) {
     later(() => import("./pages.js"), ({ renderRules }) => { renderRules(main, parts[1] || "knock"); });
   } else if (parts[0] === "leaderboard") {
     later(() => import("./ratings.js"), ({ renderLeaderboard }) => { renderLeaderboard(main, parts[1] || "knock"); });
+  } else if (parts[0] === "profile") {
+    later(() => import("./profile.js"), ({ ProfileView }) => new ProfileView(main));
   } else if (parts[0] === "faq") {
     later(() => import("./pages.js"), ({ renderFaq }) => { renderFaq(main); });
   } else {
