@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from server_process import running_server
-from test_web_friends import Person, eventually, no_secret_of, state, wait_past
+from test_web_friends import Person, eventually, no_secret_of, play_turn, state, wait_past
 from web_helpers import browser
 
 pytestmark = pytest.mark.browser
@@ -58,22 +58,6 @@ def seated_table(people: list[Person]) -> str:
     tables = {person.page.url.rsplit("/", 1)[1] for person in people}
     assert len(tables) == 1, tables
     return tables.pop()
-
-
-def play_turn(person: Person, knock: bool) -> None:
-    """Draw from the stock; knock when allowed and ``knock``, else discard the last card."""
-    page = person.page
-    page.wait_for_selector("#stock:not([disabled])", timeout=20_000)
-    page.click("#stock")
-    expect(page.locator("#stock")).to_be_disabled()
-    page.locator(".hand .card").last.click()
-    if knock and page.locator("#btn-knock:not([disabled])").count():
-        page.click("#btn-knock")
-        dialog = page.locator("dialog[open]")
-        if dialog.count():
-            dialog.locator(".danger").click()
-    else:
-        page.click("#btn-discard")
 
 
 def play_one_deal(

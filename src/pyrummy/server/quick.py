@@ -50,6 +50,7 @@ from typing import Any
 from pyrummy.bots.registry import find_level
 from pyrummy.core.errors import RummyError
 from pyrummy.core.rules import PRESETS, find_rules
+from pyrummy.server.background import BackgroundRound
 from pyrummy.server.resign import resign
 from pyrummy.server.settings import QuickSettings
 from pyrummy.server.storage import SeatSpec, Store
@@ -121,7 +122,7 @@ def cooldown_left(
     return (math.ceil(left), len(leaves)) if left > 0 else None
 
 
-class QuickMatch:
+class QuickMatch(BackgroundRound):
     """The quick match of one server process (the queue itself is in storage)."""
 
     def __init__(
@@ -132,7 +133,6 @@ class QuickMatch:
         self.settings = settings
         self.bot_delay = bot_delay
         self._locks: dict[tuple[str, int], asyncio.Lock] = {}
-        self._task: asyncio.Task[None] | None = None
 
     # -- joining, polling, leaving --------------------------------------------------
     def check_game(self, preset: str, players: int, bot_level: str, bot_wait: int | None) -> str:
@@ -365,17 +365,6 @@ class QuickMatch:
         return gone
 
     # -- the background round -------------------------------------------------------
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._forever())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-
     async def _forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.tick)

@@ -13,33 +13,22 @@ import contextlib
 import logging
 import time
 
+from pyrummy.server.background import BackgroundRound
 from pyrummy.server.rooms import HUMAN, STAND_IN_BOT, Room, Rooms, _row_to_room
 from pyrummy.server.tables import LiveTable, TableError
 
 log = logging.getLogger("pyrummy.server")
 
 
-class RoomKeeper:
+class RoomKeeper(BackgroundRound):
     """Plays the seats of people who are away (see the module's docstring)."""
 
     def __init__(self, rooms: Rooms) -> None:
         self.rooms = rooms
-        self._task: asyncio.Task[None] | None = None
         #: ``rooms.tables_opened`` when a round last found no started room, on
         #: a store only this process writes (SQLite): until a room starts here,
         #: a round has nothing to look at and skips its query.
         self._none_started_as_of: int | None = None
-
-    def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._forever())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
 
     async def _forever(self) -> None:
         pruned_at = time.monotonic()
