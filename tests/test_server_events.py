@@ -36,6 +36,7 @@ def merged(known: dict[str, Any], live: dict[str, Any]) -> dict[str, Any]:
         "match": live["match"]
         | {"deals": known["match"]["deals"][:start] + live["match"]["deals"]},
         "deal_histories": known["deal_histories"][:start] + live["deal_histories"],
+        "taken_cards": known["taken_cards"][:start] + live["taken_cards"],
     }
 
 

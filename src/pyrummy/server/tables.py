@@ -264,8 +264,7 @@ class LiveTable:
         #: not moved by the bots' moves (see cluster.Cluster.tidy).
         self.asked_at = self.touched
         self.on_change: Callable[[LiveTable, StoredAction | None], None] | None = None
-        #: Told once when the match ends in this process (by its last action
-        #: or a resignation): the ratings (:mod:`pyrummy.server.rated`).
+        #: Told once when the match ends here (last action or resignation): the ratings.
         self.on_over: Callable[[LiveTable], None] | None = None
 
     # -- identity -----------------------------------------------------------

@@ -1,9 +1,9 @@
 // The lobby, which is the landing page: the game to play (the last one
 // chosen, Knock Rummy the first time) with one Deal button that starts a table
 // at once, in the first screen at every size. The guided deal is offered
-// beside that button, and "Play people" (quick.js) right after it. Below:
-// "Your games" (this browser's unfinished tables: continue or abandon), the game and its options (the Options button
-// brings them into view), and the entry to a table for friends.
+// beside that button. Below: "Your games" (this browser's unfinished tables:
+// continue or abandon), "Play people" (quick.js), the game and its options
+// (the Options button brings them into view), and the entry to a table for friends.
 //
 // Errors are said next to what caused them (a failed Deal under the Deal
 // button, a failed Abandon in its row) and in the page's language; a lobby
@@ -164,7 +164,7 @@ export async function renderLobby(root) {
     gamesList);
 
   const quick = quickPanel();
-  root.append(h("div", { class: "lobby" }, hero, quick.node, yourGames,
+  root.append(h("div", { class: "lobby" }, hero, yourGames, quick.node,
     h("section", { class: "lobby-options", "aria-labelledby": "options-title" },
       h("h2", { id: "options-title" }, t("lobby.choices")), form),
     friendsSlot));
