@@ -17,8 +17,8 @@ def test_hint_names_a_legal_move_with_a_reason(tmp_path: Path) -> None:
     with app_client(tmp_path, allow_seed=True) as client:
         created = create(client, preset="knock", bots=["easy"], humans=1, seed=7)
         table_id, token = created["table"]["id"], created["token"]
-        wait_for(lambda: my_turn(client, table_id, token))
         for _ in range(3):
+            wait_for(lambda: my_turn(client, table_id, token))  # the bot may be moving
             seen = state(client, table_id, token)
             response = client.get(f"/api/tables/{table_id}/hint", headers=headers(token))
             assert response.status_code == 200, response.text
