@@ -4,6 +4,7 @@ self-play on a local Ray instance learns exactly what the local run learns."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,13 +17,17 @@ from pyrummy.research.training import new_model
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _run(script: str, *args: str) -> str:
+def _run(script: str, *args: str, home: Path | None = None) -> str:
+    # A Ray run writes its auth token under the home folder: a test's own
+    # (``home``) keeps it from the Ray heads of later tests.
+    environment = dict(os.environ) if home is None else {**os.environ, "HOME": str(home)}
     result = subprocess.run(
         [sys.executable, str(ROOT / "examples" / script), *args],
         capture_output=True,
         text=True,
         timeout=600,
         check=True,
+        env=environment,
     )
     return result.stdout
 
@@ -98,6 +103,7 @@ def test_selfplay_on_ray_learns_the_weights_of_the_local_run(tmp_path: Path) -> 
         "2",
         "--out",
         str(tmp_path / "ray.npz"),
+        home=tmp_path,
     )
     assert "update     2" in here and "update     2" in on_ray
     assert _weights_digest(here) == _weights_digest(on_ray)

@@ -104,7 +104,8 @@ def test_rllib_ppo_trains_on_the_pettingzoo_environment(tmp_path: Path) -> None:
         text=True,
         timeout=300,
         check=True,
-        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"},
+        # Ray writes its auth token under the home folder: the test's own.
+        env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "HOME": str(tmp_path)},
     )
     lines = result.stdout.splitlines()
     iterations = [line for line in lines if line.startswith("iteration")]
