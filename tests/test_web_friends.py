@@ -122,8 +122,23 @@ def eventually(check: Callable[[], bool], timeout: float = 20.0) -> None:
         time.sleep(0.1)
 
 
-def wait_past(url: str, table_id: str, token: str | None, seq: int) -> None:
-    eventually(lambda: state(url, table_id, token)["seq"] > seq)
+def wait_turn_over(url: str, table_id: str, token: str | None, before: dict[str, Any]) -> None:
+    """Wait until the turn that began at ``before`` is over: another seat to
+    move, or the deal (or match) ended. A draw alone moves ``seq`` on while the
+    discard is still on its way."""
+    mover = before["observation"]["current_seat"]
+    number = (before["last_deal"] or {}).get("number", 0)
+
+    def over() -> bool:
+        now = state(url, table_id, token)
+        return (
+            now["observation"]["current_seat"] != mover
+            or (now["last_deal"] or {}).get("number", 0) != number
+            or bool(now["awaiting_continue"])
+            or bool(now["match"]["over"])
+        )
+
+    eventually(over)
 
 
 def player_marks(page: Page, seat: int) -> str:
@@ -241,7 +256,7 @@ def play_deal(
             except PlaywrightTimeout:
                 raise AssertionError(diagnosis(url_a, url_b, table_id, tokens, now)) from None
             turns += 1
-            wait_past(url_a, table_id, tokens[0], now["seq"])
+            wait_turn_over(url_a, table_id, tokens[0], now)
         else:
             time.sleep(0.1)
         assert turns < 200
@@ -379,7 +394,7 @@ def friends_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
         assert not now["match"]["over"]
         if now["observation"]["current_seat"] == 0 and not now["awaiting_continue"]:
             play_turn(anna, knock=False)
-            wait_past(url_a, table_id, tokens[0], now["seq"])
+            wait_turn_over(url_a, table_id, tokens[0], now)
         if now["awaiting_continue"] and anna.page.locator("#btn-next").count():
             anna.page.click("#btn-next")
         time.sleep(0.2)
@@ -458,7 +473,7 @@ def test_chat_and_play_again_with_the_same_people(browser: Browser, tmp_path: Pa
             mover = now["observation"]["current_seat"]
             play_turn(people[mover], knock=turns >= 4)
             turns += 1
-            wait_past(url, first, tokens[0], now["seq"])
+            wait_turn_over(url, first, tokens[0], now)
             assert turns < 200
         expect(boris.page.locator("#room-panel")).to_contain_text("The creator can start another")
         anna.page.click("#room-again")

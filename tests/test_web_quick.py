@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from server_process import running_server
-from test_web_friends import Person, eventually, no_secret_of, play_turn, state, wait_past
+from test_web_friends import Person, eventually, no_secret_of, play_turn, state, wait_turn_over
 from web_helpers import browser
 
 pytestmark = pytest.mark.browser
@@ -75,7 +75,7 @@ def play_one_deal(
             no_secret_of(seats[mover], tokens[other], url, table_id)
             play_turn(seats[mover], knock=turns >= 2 * len(seats))
             turns += 1
-            wait_past(url, table_id, tokens[mover], now["seq"])
+            wait_turn_over(url, table_id, tokens[mover], now)
         else:
             time.sleep(0.1)
         assert turns < 300
