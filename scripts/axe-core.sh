@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# axe-core for the accessibility tests (tests/test_web_axe.py), from the npm
+# axe-core for the accessibility tests (tests/web/test_web_axe.py), from the npm
 # registry into .axe/ (not committed); the tests inject axe.min.js into the
 # page themselves, no CDN. Does nothing when it is already there.
 set -euo pipefail

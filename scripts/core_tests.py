@@ -17,7 +17,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 THIRD_PARTY_ALLOWED = {"pytest", "hypothesis", "_pytest"}
 PYRUMMY_ALLOWED = ("pyrummy.core", "pyrummy.bots", "pyrummy.extras")
-LOCAL_TEST_MODULES = {path.stem for path in (ROOT / "tests").glob("*.py")}
+# Every module under tests/ by its name: the helpers at the top, and test
+# modules one folder down that others of their folder import.
+LOCAL_TEST_MODULES = {path.stem: path for path in (ROOT / "tests").rglob("*.py")}
 # Tests of the layers may run their scripts in a subprocess, which imports cannot show.
 LAYER_TEST_PREFIXES = (
     "test_research",
@@ -50,7 +52,7 @@ def _allowed(module: str, seen: set[Path]) -> bool:
     if top == "pyrummy":
         return False
     if top in LOCAL_TEST_MODULES:  # a helper module beside the tests: check it too
-        return _is_core(ROOT / "tests" / f"{top}.py", seen)
+        return _is_core(LOCAL_TEST_MODULES[top], seen)
     return top in THIRD_PARTY_ALLOWED or top in sys.stdlib_module_names
 
 
@@ -66,7 +68,7 @@ def core_test_paths() -> list[str]:
     """Test files and source folders (for doctests) that need only the core."""
     tests = sorted(
         str(path.relative_to(ROOT))
-        for path in (ROOT / "tests").glob("test_*.py")
+        for path in (ROOT / "tests").rglob("test_*.py")
         if not path.name.startswith(LAYER_TEST_PREFIXES) and _is_core(path)
     )
     return [*tests, "src/pyrummy/core", "src/pyrummy/extras.py"]

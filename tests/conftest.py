@@ -1,7 +1,7 @@
 """Shared pytest configuration.
 
 ``--deals-per-preset N`` sets how many seeded random-play deals the
-conformance suite (tests/test_conformance.py) plays per preset and player
+conformance suite (tests/core/test_conformance.py) plays per preset and player
 count; the default keeps the suite to about a minute on one core.
 
 The storage, server, crash and hidden-information suites run on both SQLite

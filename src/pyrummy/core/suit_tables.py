@@ -122,7 +122,7 @@ def _runs_through(ace: str) -> tuple[tuple[int, ...], ...]:
 
 
 # suit_deadwood_table("low"), shipped built: 8,192 values of one byte,
-# zlib-compressed, base64 (tests/test_solver_lazy.py checks it against the
+# zlib-compressed, base64 (tests/core/test_solver_lazy.py checks it against the
 # table built from the run patterns and prints the text when they differ).
 _LOW_SUIT_DEADWOOD: Final = (
     "eNrtWddu4zAQVC5FxbFVXVRd1NykJG65u9z/f9fNYo8AIcAwAj/4gvBpdzkcjZarJUFIu/txf//wqD08Pum6oWkw"

@@ -49,7 +49,7 @@ NEWCOMER_SIGMA: Final = 25.0 / 3.0
 #: others' ratings as better known than they are, and ``mu ± 1.96·sigma``
 #: held the true rating only 84-88% of the time in simulation (against
 #: anchored bots alone, 98%). 2.5 ``sigma`` holds it 95-100% of the time in
-#: both (tests/test_ratings.py checks it).
+#: both (tests/ratings/test_ratings.py checks it).
 CONFIDENCE: Final = 0.95
 Z: Final = 2.5
 

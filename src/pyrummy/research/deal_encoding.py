@@ -7,7 +7,7 @@ an environment step. :func:`encode_seat` writes the same vector from the
 deal's own fields (card masks) in one pass: every card plane of the
 layout (own hand to the public stock, contiguous) from one
 ``numpy.unpackbits`` of the planes' masks, then the short tail of counts
-and one-hot blocks. ``tests/test_research_deal_encoding.py`` holds it to
+and one-hot blocks. ``tests/research/test_research_deal_encoding.py`` holds it to
 ``encode_observation(deal.observe(seat))`` on random play of every preset,
 bit for bit. A deal that lacks the fields read here (a core of another
 shape) is encoded the slow way.
@@ -89,7 +89,7 @@ def encode_seat(deal: Deal, seat: int, out: FloatArray | None = None) -> FloatAr
 
     ``out`` (optional): a float32 array of the encoding's size to fill. It reads
     :class:`~pyrummy.core.deal.state.DealState`'s fields directly (the hot path
-    of every unbatched environment); ``tests/test_research_deal_encoding.py``
+    of every unbatched environment); ``tests/research/test_research_deal_encoding.py``
     holds it to :func:`~pyrummy.nn.encoding.encode_observation`.
     """
     return _encode(deal, seat, out)

@@ -5,7 +5,7 @@ The page explains an invalid meld at once, with no request (``meldcheck.js``),
 so it needs the core's meld limits, its ace rules from strictest to
 loosest, the ranks as they are shown, and the very sentences the core says
 (``core/messages.py``, English and Russian). They are declared once, in
-Python, and this module writes them out; ``tests/test_web_meldcheck.py``
+Python, and this module writes them out; ``tests/web/test_web_meldcheck.py``
 fails when the file is stale, and the page's checks are compared with the
 core's ``explain_meld`` on every three-card choice of a slice of the deck.
 

@@ -59,7 +59,7 @@ Rulings where the sources are silent (docs/rules/common.md §6-§8, ``docs/actio
   undo, draw it again... is a loop the turn cap cannot end, as it counts
   turns, not actions). Bots and the research environments never undo;
   random or scripted play that offers undo must bound it itself (see
-  ``tests/test_deal_termination.py``). ``Observation.undos_this_turn``
+  ``tests/core/test_deal_termination.py``). ``Observation.undos_this_turn``
   still counts the undos of the turn, for display.
 - *Turn cap*: the turn numbered ``rules.turn_cap + 1`` is never played: the
   deal ends with nobody out (knock: showdown without a knocker; melding:

@@ -5,7 +5,7 @@ as numpy arrays, one row per deal, and applies one action per row at once.
 The rules are the core's (:mod:`pyrummy.core.deal`), written as array
 operations for the two families whose turn is "draw, then discard or
 knock" (``knock``, ``knock-target``, ``gin`` and their options without
-jokers); the differential test (``tests/test_research_batched.py``) holds
+jokers); the differential test (``tests/research/test_research_batched.py``) holds
 every observation, mask, reward and end to the core's.
 
 State, per row (cards are numbers ``13 * suit + rank``, hands are uint64

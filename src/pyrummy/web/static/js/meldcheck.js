@@ -2,7 +2,7 @@
 // meld is explained at once with no request: the same reasoning as
 // pyrummy.core.melds.explain_meld, with its limits and its sentences taken
 // from the core (meld_facts.js is generated from it); the server still
-// decides every move. tests/test_web_meldcheck.py compares the two.
+// decides every move. tests/web/test_web_meldcheck.py compares the two.
 
 import { isJoker, pretty, RANKS } from "./cards.js";
 import { MIN_MELD, MAX_SET, MAX_RUN, ACE_ORDER, RANK_DISPLAY, WORDS } from "./meld_facts.js";

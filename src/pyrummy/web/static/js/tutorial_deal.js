@@ -1,6 +1,6 @@
 // The guided Knock Rummy deal: a fixed two-player deal, written out card by
 // card, with the numbers the coach says at each step. Pure data (no DOM), so
-// tests/test_web_tutorial.py checks every number against the rules core.
+// tests/web/test_web_tutorial.py checks every number against the rules core.
 
 export const TUTORIAL_DEAL = {
   preset: "knock",
