@@ -231,8 +231,8 @@ export async function renderLobby(root) {
           form.querySelector(`#${id}`)?.focus();
         } }),
       h("span", { class: "game-title" }, t(`game.${name}`)),
-      h("span", { class: "game-blurb" }, t(`blurb.${name}`)),
-      h("a", { href: `#/rules/${name}`, class: "rules-link" }, t("lobby.rulesLink", { game: t(`game.${name}`) })),
+      h("span", { class: "game-blurb" }, t(`blurb.${chosen ? state.preset : name}`)),
+      h("a", { href: `#/rules/${chosen ? state.preset : name}`, class: "rules-link" }, t("lobby.rulesLink", { game: t(`game.${name}`) })),
     );
   }
 
@@ -247,7 +247,8 @@ export async function renderLobby(root) {
     if (!f) return "";
     const parts = [
       f.up_card_offer ? t("ginFact.offer") : null,
-      t("ginFact.knock", { n: f.knock_limit }),
+      // Under Oklahoma the limit is the up-card's: the house rule's hint says so.
+      state.oklahoma ? null : t("ginFact.knock", { n: f.knock_limit }),
       t("ginFact.gin", { n: f.gin_bonus }),
       t("ginFact.undercut", { n: f.undercut_bonus }),
       f.big_gin_bonus ? t("ginFact.bigGin", { n: f.big_gin_bonus }) : null,
@@ -267,7 +268,7 @@ export async function renderLobby(root) {
       return h("label", { class: "game-choice gin-rules-choice", for: id },
         h("input", { type: "radio", name: "gin-rules", id, value: name, checked: state.preset === name,
           "aria-describedby": `${id}-facts`,
-          onchange: () => { state.preset = state.ginRules = name; showChoice(); } }),
+          onchange: () => { state.preset = state.ginRules = name; draw(); form.querySelector(`#${id}`)?.focus(); } }),
         h("span", { class: "game-title" }, t(name === "gin" ? "lobby.ginSource" : "lobby.ginStandard")),
         h("span", { class: "game-blurb", id: `${id}-facts` }, ginFacts(name)));
     });
@@ -275,7 +276,7 @@ export async function renderLobby(root) {
       h("div", { class: "game-list" }, choices),
       h("label", { class: "check", for: "opt-oklahoma" },
         h("input", { type: "checkbox", id: "opt-oklahoma", checked: state.oklahoma, "aria-describedby": "opt-oklahoma-hint",
-          onchange: (e) => { state.oklahoma = e.target.checked; showChoice(); } }),
+          onchange: (e) => { state.oklahoma = e.target.checked; draw(); form.querySelector("#opt-oklahoma")?.focus(); } }),
         " ", t("opt.oklahoma")),
       h("p", { class: "muted", id: "opt-oklahoma-hint" }, t("opt.oklahoma.hint")));
   }

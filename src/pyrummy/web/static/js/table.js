@@ -104,8 +104,8 @@ function oklahomaNote(obs, info) {
   if (!info.rules.gin?.oklahoma || obs.knock_limit === undefined || !obs.up_card) return null;
   const limit = obs.knock_limit > 0 ? t("table.oklahoma", { n: obs.knock_limit }) : t("table.oklahomaGinOnly");
   const spade = obs.up_card.endsWith("S");
-  return h("span", { class: `oklahoma-badge${spade ? " doubled" : ""}`, id: "oklahoma", title: `${t("opt.oklahoma.short")}: ${pretty(obs.up_card)}` },
-    limit, spade ? h("span", { class: "oklahoma-spade" }, ` · ${t("table.oklahomaSpade")}`) : null);
+  return h("p", { class: `oklahoma-note${spade ? " doubled" : ""}`, id: "oklahoma", title: `${t("opt.oklahoma.short")}: ${pretty(obs.up_card)}` },
+    h("span", {}, limit), spade ? h("span", { class: "oklahoma-spade" }, t("table.oklahomaSpade")) : null);
 }
 
 /**
@@ -780,7 +780,9 @@ export class TableView {
     return h("div", { class: "piles" },
       h("figure", {}, stock, h("figcaption", {}, t("table.stock"),
         obs.recycled_stock && obs.exhaustions ? h("span", { class: "recycled" }, ` · ${t("table.recycled", { n: obs.exhaustions })}`) : null)),
-      h("figure", {}, pile, h("figcaption", {}, t("table.discard"))));
+      h("figure", {}, pile, h("figcaption", {}, t("table.discard"))),
+      // Beside the up-card it comes from: Oklahoma's limit (and double) in force.
+      oklahomaNote(obs, this.state.table));
   }
 
   renderTableMelds(obs, info, legal) {
@@ -900,7 +902,6 @@ export class TableView {
       h("div", { class: "hand-head" },
         h("h2", { class: "hand-title" }, t("table.hand")),
         deadwood !== null ? h("span", { class: "deadwood-badge", id: "deadwood" }, t("table.deadwood", { n: deadwood })) : null,
-        oklahomaNote(obs, this.state.table),
         this.bestKnock(),
         h("span", { class: "score" }, `${t("table.score")} ${formatAmount(this.state.match.totals[this.me], { sign: true })}`),
         h("span", { class: "head-tools" }, hint, sortButton)),
