@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from pyrummy.core.match import Match
 from pyrummy.core.record import parse_record
+from pyrummy.server.pile_takes import pile_takes
 from server_helpers import act, app_client, create, headers, state
 
 
@@ -70,9 +71,11 @@ def test_a_resigned_match_has_a_record_that_replays(client: TestClient) -> None:
     assert "# resigned: seat 1" in record.text
     replayed = parse_record(record.text)
     assert isinstance(replayed, Match) and not replayed.is_over
-    # The record replays to the position the person left, and writes itself back the same.
+    # The record replays to the position the person left, and writes itself back
+    # the same, each card taken from the pile named as the server names it.
+    taken = [pile_takes(deal) for deal in replayed.deals]
     assert (
-        replayed.record(seed=True).strip()
+        replayed.record(seed=True, taken=taken).strip()
         == record.text.replace("# resigned: seat 1\n", "").strip()
     )
     actions = client.get(f"/api/matches/{table_id}/replay").json()["actions"]

@@ -15,7 +15,7 @@ SCRIPTS = sorted((STATIC / "js").glob("*.js"))
 
 
 #: Scripts holding a catalogue: i18n.js, and features adding theirs (addTexts).
-CATALOGUES = ("i18n.js", "room.js", "quick.js", "table_text.js", "profile.js")
+CATALOGUES = ("i18n.js", "room.js", "quick.js", "table_text.js", "profile.js", "gin_text.js")
 
 
 def catalogue_keys(language: str) -> set[str]:

@@ -412,9 +412,13 @@ class Match:
         copy.deal = self.deal if self._over else self.deal.clone()
         return copy
 
-    def record(self, *, seed: bool | None = None) -> str:
-        """The text record of the match (see :mod:`pyrummy.core.record`)."""
-        return match_record(self, seed=seed)
+    def record(
+        self, *, seed: bool | None = None, taken: Sequence[Sequence[str]] | None = None
+    ) -> str:
+        """The text record of the match (see :mod:`pyrummy.core.record`);
+        ``taken``: per deal, the card each ``draw discard`` took, named in
+        comments (:func:`~pyrummy.core.record_writer.match_record`)."""
+        return match_record(self, seed=seed, taken=taken)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"deal {self.deal_number}"

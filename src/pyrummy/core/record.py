@@ -41,7 +41,9 @@ notation, in the order the engine deals it: see :meth:`~pyrummy.core.deal.Deal.f
 one line per action ``seat: action`` (the action's text form, see
 :mod:`pyrummy.core.actions`), and, once the deal is over, ``Outcome:`` and
 ``Net:`` (every seat's points from this deal, exact fractions with a sign).
-Blank lines and lines starting with ``#`` are ignored.
+Blank lines and lines starting with ``#`` are ignored, and so is a comment
+at the end of an action line: the server's records name the card each
+``draw discard`` took (``0: draw discard  # took 7H``; it lay face up).
 
 **Fair deals** (docs/fair-deals.md). After its ``Deck:`` line, a deal
 committed to before it was played has ``Commitment: <hex>``, and once it is
@@ -464,7 +466,9 @@ class _Reader:
                 break
             self.take()
             lines.append(line[0])
-            actions.append((int(found.group(1)), found.group(2).strip()))
+            # An action line may end with a comment (``# took 7H``: the card a
+            # ``draw discard`` took, which the server's records name).
+            actions.append((int(found.group(1)), found.group(2).split("#", 1)[0].strip()))
         try:
             replay_actions(game, actions, one_deal=True)
         except StoredActionError as exc:

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Final, Protocol
 
-from pyrummy.core.actions import Action
+from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.cards import Card
 from pyrummy.core.errors import RecordError
 from pyrummy.core.fairness import DealFairness
@@ -121,22 +121,36 @@ def quote(value: str) -> str:
 
 
 def deal_record(
-    deal: RecordedDeal, headers: Mapping[str, str] | None = None, *, seed: bool | None = None
+    deal: RecordedDeal,
+    headers: Mapping[str, str] | None = None,
+    *,
+    seed: bool | None = None,
+    taken: Sequence[str] | None = None,
 ) -> str:
-    """The text record of one deal (see :func:`pyrummy.core.record.emit_record`)."""
+    """The text record of one deal (see :func:`pyrummy.core.record.emit_record`).
+
+    ``taken``: the card each ``draw discard`` took, in order; each such line
+    then names it in a comment (``0: draw discard  # took 7H``). The card lay
+    face up, so naming it hides nothing, and a reader ignores the comment.
+    """
     lines = _headers(deal.rules, deal.players, "deal", headers)
     game_seed = _seed_of(deal)
     if game_seed is not None and (seed or (seed is None and deal.is_over)):
         lines.append(f"[Seed {quote(str(game_seed))}]")
     if deal.shuffle != LEGACY_SHUFFLE:
         lines.append(f"[Shuffle {quote(deal.shuffle)}]")
-    return _finish(lines, headers, [deal], None, None, seed)
+    return _finish(lines, headers, [deal], None, None, seed, None if taken is None else [taken])
 
 
 def match_record(
-    match: RecordedMatch, headers: Mapping[str, str] | None = None, *, seed: bool | None = None
+    match: RecordedMatch,
+    headers: Mapping[str, str] | None = None,
+    *,
+    seed: bool | None = None,
+    taken: Sequence[Sequence[str]] | None = None,
 ) -> str:
-    """The text record of a match (see :func:`pyrummy.core.record.emit_record`)."""
+    """The text record of a match (see :func:`pyrummy.core.record.emit_record`);
+    ``taken``, per deal, as in :func:`deal_record`."""
     lines = _headers(match.rules, match.players, "match", headers)
     lines.append(f"[Names {quote(', '.join(match.names))}]")
     game_seed = match.seed
@@ -147,7 +161,8 @@ def match_record(
     if match.shuffle != LEGACY_SHUFFLE:
         lines.append(f"[Shuffle {quote(match.shuffle)}]")
     lines.append(f"[FirstDealer {quote(str(match.first_dealer))}]")
-    return _finish(lines, headers, match.deals, match if match.is_over else None, match, seed)
+    finished = match if match.is_over else None
+    return _finish(lines, headers, match.deals, finished, match, seed, taken)
 
 
 def _headers(rules: Rules, players: int, game: str, headers: Mapping[str, str] | None) -> list[str]:
@@ -172,6 +187,7 @@ def _finish(
     finished: RecordedMatch | None,
     match: RecordedMatch | None,
     seed: bool | None,
+    taken: Sequence[Sequence[str]] | None,
 ) -> str:
     extra = dict(headers or {})
     for name in FREE_HEADERS:
@@ -179,10 +195,12 @@ def _finish(
             lines.append(f"[{name} {quote(extra[name])}]")
     if any(not deal.deck for deal in deals):
         raise RecordError("a sampled deal has no record: its deck order is not known")
-    for deal in deals:
+    for index, deal in enumerate(deals):
         lines.append("")
         fairness = None if match is None else match.fairness_of(deal.deal_number)
-        lines.extend(_deal_lines(deal, fairness, bool(seed or (seed is None and deal.is_over))))
+        reveal = bool(seed or (seed is None and deal.is_over))
+        cards = taken[index] if taken is not None and index < len(taken) else ()
+        lines.extend(_deal_lines(deal, fairness, reveal, cards))
     if finished is not None:
         lines.append("")
         lines.append("Totals: " + " ".join(format_points(t) for t in finished.totals))
@@ -190,7 +208,9 @@ def _finish(
     return "\n".join(lines) + "\n"
 
 
-def _deal_lines(deal: RecordedDeal, fairness: DealFairness | None, reveal: bool) -> Iterator[str]:
+def _deal_lines(
+    deal: RecordedDeal, fairness: DealFairness | None, reveal: bool, taken: Sequence[str]
+) -> Iterator[str]:
     yield f"Deal {deal.deal_number}"
     yield f"Dealer: {deal.dealer}"
     yield "Deck: " + " ".join(str(card) for card in deal.deck)
@@ -198,8 +218,10 @@ def _deal_lines(deal: RecordedDeal, fairness: DealFairness | None, reveal: bool)
         yield f"Commitment: {fairness.commitment}"
         if reveal and fairness.revealed:
             yield f"Reveal: {fairness.seed} {fairness.salt}"
+    cards = iter(taken)
     for seat, action in deal.history:
-        yield f"{seat}: {action}"
+        card = next(cards, None) if action.kind is ActionKind.DRAW_DISCARD else None
+        yield f"{seat}: {action}" if card is None else f"{seat}: {action}  # took {card}"
     settlement = deal.settlement
     if settlement is not None:
         yield f"Outcome: {settlement.outcome}"

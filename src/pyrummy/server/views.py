@@ -48,8 +48,42 @@ from pyrummy.server.pile_takes import PileTakes, pile_takes
 from pyrummy.server.storage import StoredAction, StoredTable, TableSpec
 from pyrummy.server.tables import LiveTable, build_match, rules_of, seat_name
 
+#: The options a gin game is told apart by (docs/rules/gin-standard.md):
+#: served with every gin game, so that a menu names its bonuses and the
+#: table its offer and Oklahoma from the rules themselves.
+GIN_FACTS = (
+    "knock_limit",
+    "gin_bonus",
+    "undercut_bonus",
+    "big_gin_bonus",
+    "layoff_on_gin",
+    "tie_undercuts",
+    "up_card_offer",
+    "oklahoma",
+    "game_bonus",
+    "line_bonus",
+    "shutout_double",
+)
+
 
 def rules_summary(rules: Rules) -> dict[str, Any]:
+    """A game as a menu and a table show it; a gin game has ``gin``, its
+    :data:`GIN_FACTS`.
+
+    >>> from pyrummy.core.rules import find_rules
+    >>> standard = rules_summary(find_rules("gin-standard", oklahoma=True))["gin"]
+    >>> standard["gin_bonus"], standard["big_gin_bonus"], standard["oklahoma"]
+    (25, 31, True)
+    >>> "gin" in rules_summary(find_rules("knock"))
+    False
+    """
+    summary = _summary(rules)
+    if rules.family == "gin":
+        summary["gin"] = {name: getattr(rules, name) for name in GIN_FACTS}
+    return summary
+
+
+def _summary(rules: Rules) -> dict[str, Any]:
     return {
         "name": rules.name,
         "family": rules.family,
@@ -367,7 +401,7 @@ def _build_seat_state(table: LiveTable, seat: int | None, views: _TableViews) ->
             }
         state["last_deal"] = last_deal
     if match.is_over:
-        state["record"] = match.record(seed=True)
+        state["record"] = match.record(seed=True, taken=state["taken_cards"])
     return state
 
 

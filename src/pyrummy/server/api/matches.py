@@ -13,6 +13,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import PlainTextResponse
 
 from pyrummy.server.deps import StoreDep
+from pyrummy.server.pile_takes import pile_takes
 from pyrummy.server.schemas import MAX_OFFSET, MAX_SEQ
 from pyrummy.server.storage import OVER, Store, StoredTable
 from pyrummy.server.tables import TableError, build_match, resigned_seat
@@ -92,7 +93,9 @@ async def record(table_id: str, store: StoreDep) -> str:
     """The text game record of a finished match (with its seed); a match given
     up ends where it stopped, and says who resigned in a comment."""
     stored = await finished(store, table_id)
-    text = build_match(stored.spec, stored.actions).record(seed=True)
+    match = build_match(stored.spec, stored.actions)
+    # Each card taken from the discard pile is named: it lay face up.
+    text = match.record(seed=True, taken=[pile_takes(deal) for deal in match.deals])
     seat = resigned_seat(stored.result)
     if seat is not None:
         text = text.rstrip("\n") + f"\n# resigned: seat {seat + 1}\n"

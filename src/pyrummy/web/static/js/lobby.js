@@ -22,8 +22,14 @@ import { cardFace } from "./cards.js";
 import { myGames, resignedAt } from "./stats.js";
 import { confirmResign, resignTable } from "./resign.js";
 import { quickPanel } from "./quick.js";
+import "./gin_text.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
+// Gin is one game in the list with a choice of rules: the source's (``gin``)
+// or the standard ones most players know (``gin-standard``); Oklahoma is a
+// house rule either may add. What each set scores is read from the server's
+// presets (``gin`` of /api/presets), never written here.
+const GIN_RULES = ["gin-standard", "gin"];
 const LAST_KEY = "pyrummy.lastGame";
 const TARGETS = [50, 100, 150, 200, 250, 300];
 // Pay per point plays a fixed number of deals: one round of dealers ("round") or these.
@@ -127,6 +133,8 @@ export async function renderLobby(root) {
     bots: previous?.bots?.length ? [...previous.bots] : ["easy", "easy"],
     length: previous?.length ?? "default",
     options: { ...BASIC_DEFAULTS, ...(previous?.basic || {}) },
+    oklahoma: !!previous?.gin?.oklahoma,
+    ginRules: GIN_RULES.includes(previous?.preset) ? previous.preset : previous?.gin?.rules,
     speed: settings().speed,
   };
   const played = myGames().length > 0;
@@ -200,7 +208,8 @@ export async function renderLobby(root) {
     } else {
       length = t("lobby.target", { n: Number(state.length) || p.target });
     }
-    return `${against} · ${length}`;
+    const house = GIN_RULES.includes(state.preset) && state.oklahoma ? ` · ${t("opt.oklahoma.short")}` : "";
+    return `${against} · ${length}${house}`;
   }
 
   function showChoice() {
@@ -211,13 +220,65 @@ export async function renderLobby(root) {
 
   function gameChoice(name) {
     const id = `game-${name}`;
+    // Gin stands for both its rule sets (ginControls chooses between them).
+    const chosen = state.preset === name || (name === "gin" && GIN_RULES.includes(state.preset));
     return h("label", { class: "game-choice", for: id },
-      h("input", { type: "radio", name: "game", id, value: name, checked: state.preset === name,
-        onchange: () => { state.preset = name; state.length = "default"; draw(); form.querySelector(`#${id}`)?.focus(); } }),
+      h("input", { type: "radio", name: "game", id, value: name, checked: chosen,
+        onchange: () => {
+          state.preset = name === "gin" ? ginRules() : name;
+          state.length = "default";
+          draw();
+          form.querySelector(`#${id}`)?.focus();
+        } }),
       h("span", { class: "game-title" }, t(`game.${name}`)),
-      h("span", { class: "game-blurb" }, t(`blurb.${name}`)),
-      h("a", { href: `#/rules/${name}`, class: "rules-link" }, t("lobby.rulesLink", { game: t(`game.${name}`) })),
+      h("span", { class: "game-blurb" }, t(`blurb.${chosen ? state.preset : name}`)),
+      h("a", { href: `#/rules/${chosen ? state.preset : name}`, class: "rules-link" }, t("lobby.rulesLink", { game: t(`game.${name}`) })),
     );
+  }
+
+  /** The gin rules last chosen (the source's the first time: the game the lobby always dealt). */
+  function ginRules() {
+    return GIN_RULES.includes(state.ginRules) ? state.ginRules : "gin";
+  }
+
+  /** What a gin rule set scores, in short words, from the server's facts of it. */
+  function ginFacts(name) {
+    const f = presets[name]?.gin;
+    if (!f) return "";
+    const parts = [
+      f.up_card_offer ? t("ginFact.offer") : null,
+      // Under Oklahoma the limit is the up-card's: the house rule's hint says so.
+      state.oklahoma ? null : t("ginFact.knock", { n: f.knock_limit }),
+      t("ginFact.gin", { n: f.gin_bonus }),
+      t("ginFact.undercut", { n: f.undercut_bonus }),
+      f.big_gin_bonus ? t("ginFact.bigGin", { n: f.big_gin_bonus }) : null,
+      f.layoff_on_gin ? null : t("ginFact.noLayoffOnGin"),
+      f.game_bonus ? t("ginFact.game", { n: f.game_bonus }) : null,
+      f.line_bonus ? t("ginFact.line", { n: f.line_bonus }) : null,
+      f.shutout_double ? t("ginFact.shutout") : null,
+    ];
+    return parts.filter(Boolean).join(" · ");
+  }
+
+  /** Gin's rules (standard or the source's) and its house rule, Oklahoma. */
+  function ginControls() {
+    if (!GIN_RULES.includes(state.preset)) return null;
+    const choices = GIN_RULES.filter((name) => presets[name]).map((name) => {
+      const id = name === "gin" ? "gin-rules-source" : "gin-rules-standard";
+      return h("label", { class: "game-choice gin-rules-choice", for: id },
+        h("input", { type: "radio", name: "gin-rules", id, value: name, checked: state.preset === name,
+          "aria-describedby": `${id}-facts`,
+          onchange: () => { state.preset = state.ginRules = name; draw(); form.querySelector(`#${id}`)?.focus(); } }),
+        h("span", { class: "game-title" }, t(name === "gin" ? "lobby.ginSource" : "lobby.ginStandard")),
+        h("span", { class: "game-blurb", id: `${id}-facts` }, ginFacts(name)));
+    });
+    return h("fieldset", { class: "options gin-rules", id: "gin-rules" }, h("legend", {}, t("lobby.ginRules")),
+      h("div", { class: "game-list" }, choices),
+      h("label", { class: "check", for: "opt-oklahoma" },
+        h("input", { type: "checkbox", id: "opt-oklahoma", checked: state.oklahoma, "aria-describedby": "opt-oklahoma-hint",
+          onchange: (e) => { state.oklahoma = e.target.checked; draw(); form.querySelector("#opt-oklahoma")?.focus(); } }),
+        " ", t("opt.oklahoma")),
+      h("p", { class: "muted", id: "opt-oklahoma-hint" }, t("opt.oklahoma.hint")));
   }
 
   function lengthControl(name) {
@@ -319,7 +380,7 @@ export async function renderLobby(root) {
 
   function draw() {
     clear(form);
-    const more = (gameOrder || MAIN_GAMES).filter((g) => !MAIN_GAMES.includes(g));
+    const more = (gameOrder || MAIN_GAMES).filter((g) => !MAIN_GAMES.includes(g) && !GIN_RULES.includes(g));
     const details = h("details", { class: "more-variants", open: more.includes(state.preset) },
       h("summary", {}, t("lobby.more")),
       h("div", { class: "game-list" }, more.map(gameChoice)));
@@ -327,6 +388,7 @@ export async function renderLobby(root) {
       h("fieldset", { class: "games" }, h("legend", {}, t("lobby.game")),
         h("div", { class: "game-list" }, MAIN_GAMES.map(gameChoice)), details),
       optionControls(),
+      ginControls(),
       botControls(),
       h("fieldset", { class: "length" }, h("legend", {}, t("lobby.length")), lengthControl(state.preset), speedControl(), seedControl()),
       h("div", { class: "deal-row" },
@@ -356,6 +418,7 @@ export async function renderLobby(root) {
         if (state.options[name] !== BASIC_DEFAULTS[name]) options[name] = state.options[name];
       }
     }
+    if (GIN_RULES.includes(state.preset) && state.oklahoma) options.oklahoma = true;
     // The error goes next to the button that was pressed.
     const button = submitter && submitter.id === "deal-chosen" ? submitter : dealButton;
     const errorLine = button === dealButton ? dealError : form.querySelector("#deal-chosen-error");
@@ -363,7 +426,8 @@ export async function renderLobby(root) {
     say(form.querySelector("#deal-chosen-error"), "");
     button.disabled = true;
     try {
-      await startGame({ preset: state.preset, options, bots: state.bots, speed: state.speed, length: state.length, basic: state.options, seed: state.seed });
+      await startGame({ preset: state.preset, options, bots: state.bots, speed: state.speed, length: state.length, basic: state.options,
+        gin: { oklahoma: state.oklahoma, rules: state.ginRules }, seed: state.seed });
     } catch (error) {
       button.disabled = false;
       if (error.status === 429) {

@@ -6,6 +6,7 @@ import { t, tYou, lang } from "./i18n.js";
 import { cardElement, pretty, prettyList, sortCards } from "./cards.js";
 import { formatAmount, fractionValue } from "./format.js";
 import { settings } from "./settings.js";
+import "./gin_text.js";
 
 export function seatName(table, seat, me) {
   if (seat === me && me !== null && me !== undefined) return t("table.you");
@@ -40,13 +41,18 @@ export function seatLabel(table, seat, me) {
   return name;
 }
 
-/** "Bot 2 discarded 7♥" from an action in text form. */
-export function describeAction(text, { takenCard = null, you = false } = {}) {
+/**
+ * "Bot 2 discarded 7♥" from an action in text form. With ``offer`` (a game
+ * with standard gin's first up-card offer, whose stock never runs out) a
+ * ``decline`` is a pass of the up-card.
+ */
+export function describeAction(text, { takenCard = null, you = false, offer = false } = {}) {
   const words = text.split(" ");
   const head = words[0];
   const say = (key, params = {}) => tYou(key, you, params);
   if (text === "draw stock") return say("act.draw stock");
   if (text === "draw discard") return say("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
+  if (head === "decline" && offer) return say("act.pass");
   if (head === "decline" || head === "undo") return say(`act.${head}`);
   if (head === "knock") return words.length > 1 ? say("act.knockCard", { cards: pretty(words[1]) }) : say("act.knock");
   if (head === "layoff" || head === "swap-joker") return say(`act.${head}`, { cards: pretty(words[1]) });

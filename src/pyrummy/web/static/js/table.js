@@ -13,6 +13,7 @@ import { animateFrom, celebrate, flyTo, snapshotCards } from "./motion.js";
 import { fitTable } from "./fit.js";
 import { knockAdvice } from "./advice.js";
 import "./table_text.js";
+import "./gin_text.js";
 import { play, soundOf } from "./sound.js";
 import { recordFinished } from "./stats.js";
 import { settings, saveSetting, SPEEDS, speedName } from "./settings.js";
@@ -87,6 +88,24 @@ function meldOptionLabel(action) {
 function movesWithTakes(history, taken = []) {
   let next = 0;
   return history.map(([seat, action]) => [seat, action, action === "draw discard" ? taken[next++] ?? null : null]);
+}
+
+/** Does this table offer the first up-card (standard gin)? Its declines are passes. */
+function offersUpCard(info) {
+  return !!info.rules.gin?.up_card_offer;
+}
+
+/**
+ * Oklahoma's note for the deal being played: the knock limit in force (the
+ * first up-card's value; an ace: gin only) and, for a spade, the double
+ * score; null when Oklahoma is not played.
+ */
+function oklahomaNote(obs, info) {
+  if (!info.rules.gin?.oklahoma || obs.knock_limit === undefined || !obs.up_card) return null;
+  const limit = obs.knock_limit > 0 ? t("table.oklahoma", { n: obs.knock_limit }) : t("table.oklahomaGinOnly");
+  const spade = obs.up_card.endsWith("S");
+  return h("p", { class: `oklahoma-note${spade ? " doubled" : ""}`, id: "oklahoma", title: `${t("opt.oklahoma.short")}: ${pretty(obs.up_card)}` },
+    h("span", {}, limit), spade ? h("span", { class: "oklahoma-spade" }, t("table.oklahomaSpade")) : null);
 }
 
 /**
@@ -658,7 +677,8 @@ export class TableView {
         history.length
           ? h("ol", { class: "moves" }, movesWithTakes(history, taken[number - 1]).map(([seat, action, card]) =>
             h("li", { class: seat === this.me ? "mine" : null },
-              h("strong", {}, seatName(info, seat, this.me)), " ", describeAction(action, { takenCard: card, you: seat === this.me }))))
+              h("strong", {}, seatName(info, seat, this.me)), " ",
+              describeAction(action, { takenCard: card, you: seat === this.me, offer: offersUpCard(info) }))))
           : h("p", { class: "log-empty" }, t("table.noMoves")))));
     // Keep the newest move in view after every render.
     requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
@@ -680,8 +700,18 @@ export class TableView {
     if (this.message) return this.message.text;
     if (this.me === null) return t("status.noSeat");
     if (obs.current_seat === null || obs.current_seat === undefined) return "";
-    if (obs.current_seat !== this.me) return t("table.waiting", { name: seatName(info, obs.current_seat, this.me) });
+    const up = obs.up_card ? pretty(obs.up_card) : "";
+    if (obs.current_seat !== this.me) {
+      const name = seatName(info, obs.current_seat, this.me);
+      return obs.phase === "offer" ? t("table.offerWaiting", { name, card: up }) : t("table.waiting", { name });
+    }
+    if (obs.phase === "offer") {
+      // Whose offer it is: the first (the non-dealer's) or the second, after a pass.
+      const passer = (this.me + obs.players - 1) % obs.players;
+      return obs.offer_passes ? t("table.offerYouAfterPass", { name: seatName(info, passer, this.me), card: up }) : t("table.offerYou", { card: up });
+    }
     if (legal.decline) return t("table.yourTurnDecline");
+    if (legal.stock && !legal.pile && offersUpCard(info) && obs.offer_passes >= obs.players && obs.turn === obs.players + 1) return t("table.stockOnly");
     if (legal.stock || legal.pile) return t("table.yourTurnDraw");
     if (info.rules.capabilities.table_play) return t("table.yourTurnMeld");
     const one = this.selected.size === 1 ? [...this.selected][0] : null;
@@ -719,7 +749,7 @@ export class TableView {
           fan,
           h("span", { class: "hand-count" }, tn("table.cards", size)),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
-        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2] }) : "\u00a0"),
+        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2], offer: offersUpCard(info) }) : "\u00a0"),
         taken.length ? h("div", { class: "taken" }, h("span", { class: "taken-label" }, t("table.taken", { cards: "" })),
           h("span", { class: "taken-cards" }, taken.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("tiny"); return n; }))) : null);
     });
@@ -750,12 +780,14 @@ export class TableView {
     return h("div", { class: "piles" },
       h("figure", {}, stock, h("figcaption", {}, t("table.stock"),
         obs.recycled_stock && obs.exhaustions ? h("span", { class: "recycled" }, ` · ${t("table.recycled", { n: obs.exhaustions })}`) : null)),
-      h("figure", {}, pile, h("figcaption", {}, t("table.discard"))));
+      h("figure", {}, pile, h("figcaption", {}, t("table.discard"))),
+      // Beside the up-card it comes from: Oklahoma's limit (and double) in force.
+      oklahomaNote(obs, this.state.table));
   }
 
   renderTableMelds(obs, info, legal) {
     if (!info.rules.capabilities.table_play) {
-      return h("div", { class: "table-melds hidden-melds" }, h("p", { class: "rule-hint" }, t(`table.hiddenMelds.${info.rules.family}`)));
+      return h("div", { class: "table-melds hidden-melds" }, h("p", { class: "rule-hint" }, t(`table.hiddenMelds.${info.rules.family}`, { n: obs.knock_limit ?? info.rules.knock_limit })));
     }
     const one = this.selected.size === 1 ? [...this.selected][0] : null;
     const targets = new Set(one && legal.layoff.has(one) ? legal.layoff.get(one) : []);
