@@ -48,27 +48,10 @@ from pyrummy.server.pile_takes import PileTakes, pile_takes
 from pyrummy.server.storage import StoredAction, StoredTable, TableSpec
 from pyrummy.server.tables import LiveTable, build_match, rules_of, seat_name
 
-#: The options a gin game is told apart by (docs/rules/gin-standard.md):
-#: served with every gin game, so that a menu names its bonuses and the
-#: table its offer and Oklahoma from the rules themselves.
-GIN_FACTS = (
-    "knock_limit",
-    "gin_bonus",
-    "undercut_bonus",
-    "big_gin_bonus",
-    "layoff_on_gin",
-    "tie_undercuts",
-    "up_card_offer",
-    "oklahoma",
-    "game_bonus",
-    "line_bonus",
-    "shutout_double",
-)
-
 
 def rules_summary(rules: Rules) -> dict[str, Any]:
-    """A game as a menu and a table show it; a gin game has ``gin``, its
-    :data:`GIN_FACTS`.
+    """A game as a menu and a table show it; a family that names options to
+    show (gin's bonuses, offer, Oklahoma) has them under the family's name.
 
     >>> from pyrummy.core.rules import find_rules
     >>> standard = rules_summary(find_rules("gin-standard", oklahoma=True))["gin"]
@@ -78,8 +61,9 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
     False
     """
     summary = _summary(rules)
-    if rules.family == "gin":
-        summary["gin"] = {name: getattr(rules, name) for name in GIN_FACTS}
+    family = family_of(rules)
+    if family.shown_options:
+        summary[family.name] = {name: getattr(rules, name) for name in family.shown_options}
     return summary
 
 

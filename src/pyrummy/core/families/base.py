@@ -71,6 +71,9 @@ class FamilyPolicy:
     #: Settlements count the whole hand left (melding) rather than the
     #: deadwood of its best arrangement.
     whole_hands: ClassVar[bool] = False
+    #: The options a front end tells this family's games apart by (their
+    #: bonuses, offers, house rules): served with every game of the family.
+    shown_options: ClassVar[tuple[str, ...]] = ()
 
     def capabilities(self) -> dict[str, object]:
         """What the family does, as plain data (JSON-able), for front ends and APIs.

@@ -29,6 +29,21 @@ class GinFamily(FamilyPolicy):
     nobody_out = "draw"
     showdown = "gin"
     wall = True
+    # docs/rules/gin-standard.md: the menu names the bonuses, the table its
+    # offer and Oklahoma, from the rules themselves.
+    shown_options = (
+        "knock_limit",
+        "gin_bonus",
+        "undercut_bonus",
+        "big_gin_bonus",
+        "layoff_on_gin",
+        "tie_undercuts",
+        "up_card_offer",
+        "oklahoma",
+        "game_bonus",
+        "line_bonus",
+        "shutout_double",
+    )
 
     def knock_cards(self, hand: int, options: int, rules: Rules) -> int:
         limit = rules.knock_limit
