@@ -242,6 +242,11 @@ class QuickSettings(BaseSettings):
     #: A person whose turn (or look at a showdown) at a quick-match table lasts
     #: longer than this has left the match (seconds; 0: never).
     turn_limit: Annotated[float, Field(ge=0)] = 120.0
+    #: The score a quick match plays to, for the games that play to a score
+    #: (a penalty limit under penalty scoring); 0: the game's own (100). A
+    #: lower one makes shorter rated matches: an operator's choice (a blitz
+    #: server, a demo) and the browser tests' way to play a whole match.
+    target: Annotated[int, Field(ge=0, le=10_000)] = 0
     #: Leaving rated matches: the first ``free_leaves`` within ``window``
     #: seconds cost only the match; each one after brings the next cooldown
     #: from quick match (seconds; the last repeats).
