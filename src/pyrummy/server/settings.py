@@ -68,10 +68,17 @@ class RateLimits:
     connect: str | None = "120/minute;10/second"
     #: Joining a quick-match queue (a flood of joins and leaves is refused).
     queue: str | None = "12/minute;2/second"
+    #: The passkey ceremonies: options and answers to register a passkey or
+    #: sign in with one (each options request stores a challenge; each answer
+    #: checks a signature).
+    passkey: str | None = "30/minute;5/second"
+    #: New profiles (made on a first play from a browser without one): a
+    #: client that drops its cookie to make them by the thousand is refused.
+    profile: str | None = "20/minute;200/day"
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(None, None, None, None)
+        return cls(None, None, None, None, None, None)
 
 
 def parse_gc_thresholds(text: str) -> tuple[int, int, int]:
