@@ -162,14 +162,19 @@ def play_match(seats: dict[int, Person], tokens: dict[int, str], url: str, table
         assert turns < 600, "the match did not end"
 
 
-def look(page: Page, name: str) -> None:
-    """Photograph the page at every size; no page is wider than its screen."""
+def look(page: Page, name: str, still: bool = False) -> None:
+    """Photograph the page at every size: no page is wider than its screen,
+    and a ``still`` one (the table's match end) does not scroll at all."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(300)
-        wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        wide, tall = page.evaluate(
+            """() => [document.documentElement.scrollWidth - window.innerWidth,
+                      document.documentElement.scrollHeight - window.innerHeight]"""
+        )
         assert wide <= 0, (name, width, height, wide)
+        assert tall <= 0 or not still, (name, width, height, tall)
         page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
 
 
@@ -215,7 +220,7 @@ def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
         expect(page.locator("#rating-change")).to_have_text(
             change_text(changes[seat], lang), timeout=20_000
         )
-        look(page, f"rated-match-end-{lang}{tag}")
+        look(page, f"rated-match-end-{lang}{tag}", still=True)
     # The leaderboard: each finds their own place (the winner first) and line.
     for seat, person in seats.items():
         lang = langs[id(person)]
