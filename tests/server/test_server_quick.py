@@ -94,6 +94,22 @@ def test_two_people_for_gin_are_seated_together(client: TestClient, database_url
     assert boris.get(f"/api/tables/{table_id}/state").json()["seat"] == second["seat"]
 
 
+def test_the_operator_chooses_a_shorter_match(tmp_path: Path, database_url: str) -> None:
+    """``PYRUMMY_QUICK_TARGET``: quick matches of a game played to a score
+    play to it; a game of a fixed number of deals keeps its own."""
+    with app_client(tmp_path, bot_workers=0, quick=QuickSettings(tick=3600.0, target=10)) as app:
+        anna, boris = person(app), person(app)
+        joined(anna, name="Anna", bot_wait=None)
+        table_id = joined(boris, name="Boris", bot_wait=None)["table_id"]
+        rules = state(app, table_id, None)["table"]["rules"]
+        assert (rules["name"], rules["match_end"], rules["target"]) == ("gin", "target", 10)
+        vera, dan = person(app), person(app)
+        joined(vera, "rotham", 2, name="Vera", bot_wait=None)
+        table_id = joined(dan, "rotham", 2, name="Dan", bot_wait=None)["table_id"]
+        rules = state(app, table_id, None)["table"]["rules"]
+        assert (rules["match_end"], rules["deals"], rules["target"]) == ("deals", 6, 100)
+
+
 def test_four_people_for_knock_and_the_fifth_waits(client: TestClient, database_url: str) -> None:
     people = [person(client) for _ in range(5)]
     views = [joined(p, "knock", 4, name=f"P{i}", bot_wait=None) for i, p in enumerate(people)]

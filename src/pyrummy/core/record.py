@@ -182,10 +182,15 @@ def emit_record(
 
 
 def _deal_from_deck(
-    deck: Sequence[Card], rules: Rules, players: int, dealer: int, deal_number: int
+    deck: Sequence[Card], rules: Rules, players: int, dealer: int, deal_number: int, shuffle: str
 ) -> Deal:
     return Deal.from_deck(
-        deck, rules=rules, players=players, dealer=dealer, deal_number=deal_number
+        deck,
+        rules=rules,
+        players=players,
+        dealer=dealer,
+        deal_number=deal_number,
+        shuffle=shuffle,
     )
 
 
@@ -359,7 +364,8 @@ class _Reader:
         line: int,
     ) -> Deal:
         try:
-            return _deal_from_deck(deck, rules, players, dealer, deal_number)
+            # The record's shuffle: a stock rebuilt by shuffling follows it too.
+            return _deal_from_deck(deck, rules, players, dealer, deal_number, self.shuffle)
         except RummyError as exc:
             raise RecordError(f"the deck cannot be dealt: {exc}", line) from None
 

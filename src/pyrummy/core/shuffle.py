@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Sequence
 from functools import cache
 from typing import Final
 
@@ -48,6 +49,7 @@ __all__ = [
     "check_shuffle",
     "portable_order",
     "portable_shuffle",
+    "refill_seed",
     "seed_text",
     "shuffle_cards",
     "stream_words",
@@ -151,6 +153,21 @@ def portable_order(seed: int | str, size: int) -> list[int]:
     cards = list(range(size))
     portable_shuffle(cards, seed)
     return cards
+
+
+def refill_seed(deck: Sequence[object], rebuild: int) -> str:
+    """The seed text of a deal's ``rebuild``-th stock rebuilt by shuffling
+    the discard pile (``stock_end=shuffle``) under ``sha256-fy-1``: ``refill``,
+    the rebuild's number (1 for the first) and the deal's deck as its
+    record's ``Deck:`` line writes it, one space between each.
+
+    The deck is secret until the deal ends, so nobody can foresee the rebuilt
+    stock; once it is revealed, anyone can recompute it (docs/fair-deals.md).
+
+    >>> refill_seed(["AS", "TD", "X1"], 2)
+    'refill 2 AS TD X1'
+    """
+    return " ".join(["refill", str(rebuild), *map(str, deck)])
 
 
 @cache

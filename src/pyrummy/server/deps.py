@@ -22,7 +22,7 @@ from pyrummy.server.services import Services
 from pyrummy.server.settings import Settings
 from pyrummy.server.storage import Store
 from pyrummy.server.storage.profiles import Profile, ProfileStore
-from pyrummy.server.tables import TableManager
+from pyrummy.server.tables import TableError, TableManager
 
 
 def services_of(connection: HTTPConnection) -> Services:
@@ -66,11 +66,20 @@ async def current_profile(connection: HTTPConnection) -> Profile | None:
 
 async def _profile_or_new(request: Request, response: Response) -> PlayingProfile:
     services = services_of(request)
+    client = client_of(request)
+
+    def may_create() -> None:
+        # New profiles per client address (RateLimits.profile): 429 and nothing stored.
+        wait = services.counter.over_limit("profile", client)
+        if wait is not None:
+            raise TableError(429, "profile.rate_limited", wait=wait, retry_after=wait)
+
     return PlayingProfile(
         services.profiles,
         await current_profile(request),
         response,
         services.secure_cookie(request),
+        may_create,
     )
 
 

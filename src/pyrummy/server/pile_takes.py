@@ -38,7 +38,12 @@ class PileTakes:
         self._replay: Deal | None = None
         if deal.deck:
             self._replay = Deal.from_deck(
-                deal.rules, deal.players, deal.dealer, deal.deck, deal.deal_number
+                deal.rules,
+                deal.players,
+                deal.dealer,
+                deal.deck,
+                deal.deal_number,
+                shuffle=deal.shuffle,
             )
 
     def follows(self, deal: Deal) -> bool:

@@ -14,6 +14,7 @@ be good, so a refused request stores no profile.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from fastapi import Response
@@ -57,7 +58,11 @@ def clear_profile_cookie(response: Response, secure: bool) -> None:
 
 class PlayingProfile:
     """The caller's profile for a route that seats them: ``current`` (None
-    before their first play) and :meth:`get`, which makes one if needed."""
+    before their first play) and :meth:`get`, which makes one if needed.
+
+    ``may_create`` is asked before a profile is made: it raises (the
+    client's new-profile rate limit: a 429 with ``Retry-After``) or counts it.
+    """
 
     def __init__(
         self,
@@ -65,16 +70,21 @@ class PlayingProfile:
         current: Profile | None,
         response: Response,
         secure: bool,
+        may_create: Callable[[], None] | None = None,
     ) -> None:
         self.profiles = profiles
         self.current = current
         self._response = response
         self._secure = secure
+        self._may_create = may_create
 
     async def get(self, name: str | None = None) -> Profile:
         """The caller's profile; on first play a new one named ``name``, and
-        the answer signs this browser in to it (the cookie)."""
+        the answer signs this browser in to it (the cookie). Refused by
+        ``may_create`` before anything is stored."""
         if self.current is None:
+            if self._may_create is not None:
+                self._may_create()
             self.current, secret = await self.profiles.create(name)
             set_profile_cookie(self._response, secret, self._secure)
         return self.current

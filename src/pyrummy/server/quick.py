@@ -13,9 +13,10 @@ queue) and tries to seat people. So does every server process once per
 when fewer wait and one of them has waited their chosen time, they are seated
 with the others of the queue who accept bots, and bots of that person's level
 fill the rest. The seats are shuffled; the table is an ordinary table
-(:func:`~pyrummy.server.tables.new_table_spec`), and the ticket's digest is
-the seat's token digest, so the ticket the page holds is its seat token at
-the table. Claiming is in :mod:`pyrummy.server.storage.queue`: row locks on
+(:func:`~pyrummy.server.tables.new_table_spec`) of the preset's rules, with
+the operator's match target if there is one (:func:`match_options`), and the
+ticket's digest is the seat's token digest, so the ticket the page holds is
+its seat token at the table. Claiming is in :mod:`pyrummy.server.storage.queue`: row locks on
 PostgreSQL (several processes never seat a person twice), a conditional
 update everywhere.
 
@@ -98,6 +99,21 @@ def plan_groups(waiting: list[QueueEntry], players: int, now: float) -> list[Gro
         people = [e for e in rest if e.bot_wait is not None]
         groups.append(Group(people, players - len(people), due[0].bot_level))
     return groups
+
+
+def match_options(preset: str, settings: QuickSettings) -> dict[str, Any]:
+    """The rules' options of a quick match of ``preset``: the operator's
+    :attr:`QuickSettings.target` where the game plays to a score, else none
+    (the game as its preset says).
+
+    >>> match_options("gin", QuickSettings(target=10)), match_options("gin", QuickSettings())
+    ({'target': 10}, {})
+    >>> match_options("rotham", QuickSettings(target=10))  # six deals, no score to reach
+    {}
+    """
+    if settings.target and find_rules(preset).ending in ("target", "penalty_limit"):
+        return {"target": settings.target}
+    return {}
 
 
 def cooldown_left(
@@ -306,7 +322,10 @@ class QuickMatch(BackgroundRound):
             else SeatSpec("bot", group.bot_level)
             for e in seats
         ]
-        spec = dataclasses.replace(new_table_spec(preset, {}, specs, self.bot_delay), rated=True)
+        spec = dataclasses.replace(
+            new_table_spec(preset, match_options(preset, self.settings), specs, self.bot_delay),
+            rated=True,
+        )
         await claim.seat(
             spec,
             [e.ticket_digest if e is not None else None for e in seats],

@@ -9,7 +9,13 @@ reverse proxy, uvicorn puts the forwarded address in the scope):
   request about a friends' room (``/api/rooms/...``, ``/join/...``);
 * ``connect``: opening a table's WebSocket;
 * ``queue``: joining a quick-match queue (``POST /api/quick/join``); its
-  polls and leaves count as ``act``.
+  polls and leaves count as ``act``;
+* ``passkey``: the passkey ceremonies (``POST /api/profile/passkeys/options``,
+  ``/api/profile/passkeys``, ``/api/profile/signin/options``,
+  ``/api/profile/signin``);
+* ``profile``: a new profile, made on a first play; counted where it is made
+  (:class:`~pyrummy.server.profiles.PlayingProfile`), not here, since only
+  the route knows the request is good and the caller has none.
 
 A message a person sends on a table's WebSocket counts as ``act`` too.
 
@@ -22,6 +28,8 @@ does), and refused otherwise.
 ('create', 'act')
 >>> classify("GET", "/api/tables/ab12/state") is None, classify("GET", "/api/tables/ab12/hint")
 (True, 'act')
+>>> classify("POST", "/api/profile/signin/options"), classify("GET", "/api/profile/passkeys")
+('passkey', None)
 """
 
 from __future__ import annotations
@@ -43,6 +51,12 @@ from pyrummy.server.settings import RateLimits
 _TABLE_POST = re.compile(r"^/api/tables/[^/]+/(actions|continue|settings|explain-meld)$")
 _TABLE_HINT = re.compile(r"^/api/tables/[^/]+/hint$")
 _TABLE_WS = re.compile(r"^/api/tables/[^/]+/ws$")
+_PASSKEY_POSTS = (
+    "/api/profile/passkeys",
+    "/api/profile/passkeys/options",
+    "/api/profile/signin",
+    "/api/profile/signin/options",
+)
 
 
 def classify(method: str, path: str) -> str | None:
@@ -52,6 +66,8 @@ def classify(method: str, path: str) -> str | None:
         return "queue"
     if method == "POST" and path.startswith("/api/quick/"):
         return "act"
+    if method == "POST" and path.rstrip("/") in _PASSKEY_POSTS:
+        return "passkey"
     if path.startswith(("/api/rooms/", "/join/")):
         # Rooms of friends: every look-up counts, so codes cannot be guessed fast.
         return "act"
@@ -78,6 +94,8 @@ class ClientCounter:
                 ("act", limits.act),
                 ("connect", limits.connect),
                 ("queue", limits.queue),
+                ("passkey", limits.passkey),
+                ("profile", limits.profile),
             )
             if text
         }

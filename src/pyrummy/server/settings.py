@@ -68,10 +68,17 @@ class RateLimits:
     connect: str | None = "120/minute;10/second"
     #: Joining a quick-match queue (a flood of joins and leaves is refused).
     queue: str | None = "12/minute;2/second"
+    #: The passkey ceremonies: options and answers to register a passkey or
+    #: sign in with one (each options request stores a challenge; each answer
+    #: checks a signature).
+    passkey: str | None = "30/minute;5/second"
+    #: New profiles (made on a first play from a browser without one): a
+    #: client that drops its cookie to make them by the thousand is refused.
+    profile: str | None = "20/minute;200/day"
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(None, None, None, None)
+        return cls(None, None, None, None, None, None)
 
 
 def parse_gc_thresholds(text: str) -> tuple[int, int, int]:
@@ -242,6 +249,11 @@ class QuickSettings(BaseSettings):
     #: A person whose turn (or look at a showdown) at a quick-match table lasts
     #: longer than this has left the match (seconds; 0: never).
     turn_limit: Annotated[float, Field(ge=0)] = 120.0
+    #: The score a quick match plays to, for the games that play to a score
+    #: (a penalty limit under penalty scoring); 0: the game's own (100). A
+    #: lower one makes shorter rated matches: an operator's choice (a blitz
+    #: server, a demo) and the browser tests' way to play a whole match.
+    target: Annotated[int, Field(ge=0, le=10_000)] = 0
     #: Leaving rated matches: the first ``free_leaves`` within ``window``
     #: seconds cost only the match; each one after brings the next cooldown
     #: from quick match (seconds; the last repeats).

@@ -113,6 +113,7 @@ from pyrummy.core.phases import EndReason, Phase
 from pyrummy.core.record_writer import deal_record
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.settlement import Settlement
+from pyrummy.core.shuffle import LEGACY_SHUFFLE, check_shuffle
 from pyrummy.core.solver import deadwood_of_mask
 from pyrummy.core.table import TableMeld
 
@@ -161,11 +162,15 @@ class Deal(DealState):
         deal_number: int = 1,
         *,
         rules: Rules | str | None = None,
+        shuffle: str = LEGACY_SHUFFLE,
     ) -> Deal:
         """A deal dealt from an explicit deck order (``deck[0]`` dealt first).
 
         Called as ``Deal.from_deck(rules, players, dealer, deck)`` or
         ``Deal.from_deck(deck, rules=..., players=..., dealer=...)``.
+        ``shuffle`` names the shuffle the deck was dealt by: a stock rebuilt
+        by shuffling (``stock_end=shuffle``) is shuffled the same way
+        (:func:`~pyrummy.core.shuffle.refill_seed`).
 
         >>> from pyrummy.core.deal import new_deal
         >>> deal = Deal.from_deck("gin", 2, 0, new_deal("gin", 2, seed=5).deck)
@@ -197,8 +202,13 @@ class Deal(DealState):
                 f"the deck must hold each of the {size} cards of {the_rules.name} once "
                 f"(got {len(cards)} cards, {len(distinct)} distinct)"
             )
+        try:
+            check_shuffle(shuffle)
+        except ValueError as exc:
+            raise RulesError(str(exc)) from None
         deal = cls._blank(the_rules, players, dealer, deal_number)
         deal.deck = tuple(cards)
+        deal.shuffle = shuffle
         deal._deal_out(order)
         return deal
 

@@ -24,6 +24,7 @@ from pyrummy.core.settlement import (
     settle_going_out,
     settle_no_winner,
 )
+from pyrummy.core.shuffle import PORTABLE_SHUFFLE, portable_shuffle, refill_seed
 
 __all__ = [
     "end_by_cap",
@@ -101,10 +102,22 @@ def rebuild_stock(deal: DealState) -> bool:
     stock = recycled[::-1]
     shuffled = rules.stock_end == "shuffle"
     if shuffled:
-        if deal._rng is None:
-            # Seeded from the deck, so that a replay shuffles the same way.
-            deal._rng = random.Random("pyrummy-refill " + " ".join(map(str, deal.deck)))
-        deal._rng.shuffle(stock)
+        if deal._rng is None and deal.shuffle == PORTABLE_SHUFFLE:
+            # The documented shuffle (docs/fair-deals.md), seeded from the
+            # deck and the rebuild's number: whoever holds the revealed deck
+            # recomputes the rebuilt stock. The pile turned face down is the
+            # list, the new stock's top first (the top is the end of _stock).
+            order = recycled[:]
+            portable_shuffle(order, refill_seed(deal.deck, deal._exhaustions))
+            stock = order[::-1]
+        else:
+            # The older deals' way (python-mt), kept so that their records
+            # replay as they were played; a sampled deal (a bot's search)
+            # brings its own generator.
+            if deal._rng is None:
+                # Seeded from the deck, so that a replay shuffles the same way.
+                deal._rng = random.Random("pyrummy-refill " + " ".join(map(str, deal.deck)))
+            deal._rng.shuffle(stock)
     deal._stock = stock
     deal._pile = keep
     deal._stock_recycled = True

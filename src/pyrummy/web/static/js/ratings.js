@@ -18,6 +18,13 @@ function ratingText(r) {
   return `${r.rating}${r.provisional ? "?" : ""}`;
 }
 
+/** A bot's name as the lobby words it (its difficulty: "simple" is the Easy bot). */
+function botName(bot) {
+  const key = `difficulty.${bot === "simple" ? "easy" : bot}`;
+  const name = t(key);
+  return name === key ? bot : name;
+}
+
 function changeLine(change) {
   const sign = change.change > 0 ? "+" : change.change < 0 ? "−" : "±";
   return t("rating.change", { before: ratingText(change.before), after: ratingText(change.after), change: `${sign}${Math.abs(change.change)}` });
@@ -61,11 +68,14 @@ export async function renderLeaderboard(root, game) {
   clear(body);
   if (board.you) body.append(h("p", { class: "board-you", id: "board-you" }, t("board.you", { place: board.you.place, rating: ratingText(board.you) })));
   if (!board.players.length) body.append(h("p", { id: "board-empty" }, t("board.empty")));
+  // On a phone the range goes under the rating (its own column is hidden), so
+  // the table fits the screen without a sideways scroll.
   else body.append(h("div", { class: "board-scroll" }, h("table", { class: "board-table", id: "board-table" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("board.player")), h("th", { scope: "col" }, t("board.rating")), h("th", { scope: "col" }, t("board.interval")), h("th", { scope: "col" }, t("board.matches")))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("board.player")), h("th", { scope: "col" }, t("board.rating")), h("th", { scope: "col", class: "board-range" }, t("board.interval")), h("th", { scope: "col" }, t("board.matches")))),
     h("tbody", {}, board.players.map((p) => h("tr", { class: p.you ? "you" : "" },
-      h("td", {}, String(p.place)), h("td", {}, p.name || t("board.anonymous")), h("td", {}, ratingText(p)),
-      h("td", {}, `${p.low}–${p.high}`), h("td", {}, String(p.matches))))))));
-  if (board.bots.length) body.append(h("p", { class: "board-bots" }, t("board.bots", { bots: board.bots.map((b) => `${b.bot} ${b.rating}`).join(", ") })));
+      h("td", {}, String(p.place)), h("td", { class: "board-name" }, p.name || t("board.anonymous")),
+      h("td", {}, ratingText(p), h("span", { class: "board-range-inline", "aria-hidden": "true" }, `${p.low}–${p.high}`)),
+      h("td", { class: "board-range" }, `${p.low}–${p.high}`), h("td", {}, String(p.matches))))))));
+  if (board.bots.length) body.append(h("p", { class: "board-bots" }, t("board.bots", { bots: board.bots.map((b) => `${botName(b.bot)} ${b.rating}`).join(", ") })));
   body.append(h("p", { class: "board-note" }, t("board.note", { n: board.provisional_matches })));
 }
