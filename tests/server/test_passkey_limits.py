@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from passkey_authenticator import SoftPasskey
 from pyrummy.server.profiles import PROFILE_COOKIE
 from pyrummy.server.settings import RateLimits
-from test_server_helpers import app_client
+from server_helpers import app_client
 
 #: Only the limits under test: four passkey requests and two new profiles a minute.
 LIMITS = RateLimits(

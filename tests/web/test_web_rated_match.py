@@ -31,9 +31,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.solver import deadwood_without_each
+from server_helpers import cards_in
 from server_process import running_server
-from test_server_helpers import cards_in
-from test_web_friends import SHOTS, Person, eventually, state, wait_past
+from test_web_friends import SHOTS, Person, eventually, state, wait_turn_over
 from test_web_quick import queue_up, seat_people, seated_table
 from web_helpers import browser
 
@@ -158,7 +158,7 @@ def play_match(seats: dict[int, Person], tokens: dict[int, str], url: str, table
         hides_hand(seats[mover], tokens[other], url, table_id)
         play_turn_well(seats[mover], url, table_id, tokens[mover])
         turns += 1
-        wait_past(url, table_id, tokens[mover], now["seq"])
+        wait_turn_over(url, table_id, tokens[mover], now)
         assert turns < 600, "the match did not end"
 
 
