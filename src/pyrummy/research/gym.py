@@ -21,7 +21,10 @@ bots (one name for all of them, or one name or bot per opponent).
   After ``max_steps`` learner steps the episode is truncated.
 - A deal the opponents finish before the learner's first decision (a knock
   on their first turn) is re-dealt: ``reset`` always returns a position where
-  the learner acts.
+  the learner acts. That suits learning (no decision is lost) but not
+  measuring: :meth:`RummyEnv.play_deal` plays one whole deal for a policy and
+  counts it whoever ends it, the deal :func:`pyrummy.research.training.evaluate_policy`
+  plays.
 - Registered with Gymnasium as ``pyrummy/Rummy-v0`` (keyword arguments as
   above).
 
@@ -41,7 +44,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import gymnasium
@@ -61,6 +64,10 @@ from pyrummy.research.render import render_for_mode
 
 #: Attempts at a deal where the learner gets to act before giving up.
 _REDEALS = 100
+
+#: A policy as :meth:`RummyEnv.play_deal` plays it: the learner's observation
+#: vector and action mask in, an action number out.
+DealPolicy = Callable[[np.ndarray, np.ndarray], int]
 
 
 class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -131,6 +138,35 @@ class RummyEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise RulesError("the opponents ended every deal before the learner could act")
         self._steps = 0
         return self._observation(), self._info()
+
+    def play_deal(self, policy: DealPolicy, seed: int | None = None) -> float:
+        """Deal once (reseeded with ``seed`` when given) and play the whole deal,
+        ``policy`` choosing the learner's actions; the learner's reward.
+
+        Unlike :meth:`reset`, a deal the opponents end before the learner's
+        first decision is not dealt again: it counts, with its reward. The
+        deal is the one ``reset(seed=seed)`` deals first, so a fixed ``seat``
+        and seed give the same deal from every seat (duplicate). A deal still
+        going after ``max_steps`` learner steps earns 0; an illegal action
+        raises :class:`~pyrummy.core.errors.IllegalActionError`.
+        """
+        super().reset(seed=seed)
+        self._seeded = True
+        self._new_deal()
+        deal = self._deal()
+        self._steps = 0
+        while not deal.is_over:
+            if self._steps >= self.max_steps:
+                return 0.0
+            self._steps += 1
+            legal, numbers = self._legal_now(deal)
+            number = int(policy(self._observation(), self.action_masks()))
+            if number not in numbers:
+                raise IllegalActionError(f"{number} is not a legal action number now")
+            deal.apply(legal[numbers.index(number)])
+            self._play_opponents()
+        assert deal.settlement is not None
+        return deal_rewards(deal.settlement, self.rules)[self.seat]
 
     def _new_deal(self) -> None:
         rng = self.np_random

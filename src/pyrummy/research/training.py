@@ -21,6 +21,7 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
+from pyrummy.bots.base import Bot
 from pyrummy.nn.features import ACTION_FEATURES, Layout, action_features, state_features
 from pyrummy.nn.policy import PolicyWeights
 
@@ -273,11 +274,19 @@ def greedy(model: ActionScorer, layout: Layout) -> Policy:
 
 
 def evaluate_policy(
-    policy: Policy, rules: str, players: int, opponent: str, deals: int, seed: int
+    policy: Policy, rules: str, players: int, opponent: str | Bot, deals: int, seed: int
 ) -> tuple[float, float]:
     """``policy`` against ``opponent`` in duplicate (each deal from every seat):
     the mean points per deal and the 95% half-width, over deals. An illegal
-    action raises :class:`~pyrummy.core.errors.IllegalActionError`."""
+    action raises :class:`~pyrummy.core.errors.IllegalActionError`.
+
+    Deal ``i`` is the first deal of ``RummyEnv(seat=s).reset(seed=seed + i)``
+    for every seat ``s``, played whole by :meth:`~pyrummy.research.gym.RummyEnv.play_deal`:
+    a deal the opponents end before the policy's first decision counts. (The
+    environment's ``reset`` deals those again, which is right for learning but
+    would drop the opponents' quickest wins from a measurement and unpair the
+    duplicate.)
+    """
     from pyrummy.research.gym import RummyEnv
 
     per_deal = []
@@ -285,19 +294,13 @@ def evaluate_policy(
         total = 0.0
         for seat in range(players):
             env = RummyEnv(rules, players, opponents=opponent, seat=seat, illegal_action="raise")
-            observation, info = env.reset(seed=seed + deal)
-            done = False
-            while not done:
-                action = policy(observation, info["action_mask"])
-                observation, reward, terminated, truncated, info = env.step(action)
-                total += float(reward)
-                done = terminated or truncated
+            total += env.play_deal(policy, seed=seed + deal)
         per_deal.append(total / players)
     return interval(per_deal)
 
 
 def evaluate(
-    model: ActionScorer, rules: str, players: int, opponent: str, deals: int, seed: int
+    model: ActionScorer, rules: str, players: int, opponent: str | Bot, deals: int, seed: int
 ) -> tuple[float, float]:
     """The network's greedy play against ``opponent`` (:func:`evaluate_policy`)."""
     policy = greedy(model, Layout.of(rules, players))
