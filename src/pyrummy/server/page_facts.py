@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import typing
 from importlib import resources
 from pathlib import Path
 from typing import Final, get_args
@@ -148,20 +149,25 @@ def _module(header: list[str], facts: dict[str, object]) -> str:
 
 
 def _json(value: object) -> str:
-    """JSON for the module: a table of rows (a dict of dicts whose values are
-    not dicts) one row a line, a dict of texts one entry a line."""
-    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
-        rows = list(value.values())
-        if not any(isinstance(x, dict) for row in rows for x in row.values()):
-            inner = ",\n".join(
-                f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, ensure_ascii=False)}"
-                for k, v in value.items()
-            )
-            if all(isinstance(x, str) for row in rows for x in row.values()):
-                return json.dumps(value, ensure_ascii=False, indent=2)
-            return "{\n" + inner + "\n}"
-    indent = 2 if isinstance(value, dict) else None
-    return json.dumps(value, ensure_ascii=False, indent=indent)
+    """JSON for the module: a table (rows of numbers, flags and lists, such as
+    the presets' figures) one row a line; other dicts indented; the rest on one line."""
+    if isinstance(value, dict) and _is_table(value):
+        rows = ",\n".join(
+            f"  {json.dumps(key, ensure_ascii=False)}: {json.dumps(row, ensure_ascii=False)}"
+            for key, row in value.items()
+        )
+        return "{\n" + rows + "\n}"
+    return json.dumps(value, ensure_ascii=False, indent=2 if isinstance(value, dict) else None)
+
+
+def _is_table(value: dict[object, object]) -> bool:
+    rows = list(value.values())
+    if not rows or not all(isinstance(row, dict) for row in rows):
+        return False
+    cells = [cell for row in rows for cell in typing.cast(dict[str, object], row).values()]
+    return not any(isinstance(cell, dict) for cell in cells) and not all(
+        isinstance(cell, str) for cell in cells
+    )
 
 
 def _jsonable(value: object) -> object:

@@ -8,7 +8,7 @@
 // from meld_facts.js, so changing a preset changes this text. In a text:
 //   {field}          the game's own figure (any option of core/rules.py, or deck_size)
 //   {preset.field}   another game's figure (the common rules and the FAQ)
-//   {a + b - 3}      a sum of figures and whole numbers (worked examples)
+//   {a + b - 3}      a sum of figures and whole numbers, signs spaced (worked examples)
 //   {handN}          the cards each of N players gets; {hands} all of them, in words
 //   {players}        the number of players ("2-5"); {all_seven_deals} as "4-6"
 //   {MIN_MELD} {MAX_SET} {MAX_RUN}  the meld limits; names the caller passes ({RISKY_DEADWOOD})
@@ -298,17 +298,18 @@ export function fillFigures(text, game, language, figures = PRESET_FIGURES, extr
     return own && key in own ? own[key] : undefined;
   };
   return text.replace(/\{([^{}]+)\}/g, (whole, inside) => {
-    const terms = inside.replace(/\s+/g, "").split(/(?=[+-])/);
-    let total = 0;
-    let words = null;
-    for (const term of terms) {
-      const sign = term.startsWith("-") ? -1 : 1;
-      const found = value(term.replace(/^[+-]/, ""));
-      if (found === undefined) return whole;
-      if (typeof found !== "number") { words = found; continue; }
-      total += sign * found;
+    // Terms and the signs between them, spaced: "8 - 3 + knock_penalty" (a
+    // preset's name may hold a hyphen: "knock-target.target").
+    const parts = inside.trim().split(/\s+([+-])\s+/);
+    const first = value(parts[0]);
+    if (parts.length === 1) return first === undefined ? whole : String(first);
+    let total = first;
+    for (let i = 1; i < parts.length; i += 2) {
+      const term = value(parts[i + 1]);
+      if (typeof total !== "number" || typeof term !== "number") return whole;
+      total += parts[i] === "-" ? -term : term;
     }
-    return words !== null && terms.length === 1 ? String(words) : String(total);
+    return typeof total === "number" ? String(total) : whole;
   });
 }
 
