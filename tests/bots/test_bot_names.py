@@ -39,3 +39,14 @@ def test_each_level_makes_the_bot_of_its_name_and_describes_itself() -> None:
             assert find_level(level.difficulty) is level
             assert DIFFICULTIES[level.difficulty] == level.name
     assert find_level(" Hard ") is find_level("hard")
+
+
+def test_the_server_names_its_inline_bots_by_the_registry_s_names() -> None:
+    from pyrummy.server.botpool import INLINE_BOTS, BotPool
+
+    assert INLINE_BOTS.issubset(level.name for level in LEVELS)
+    pool = BotPool()
+    # A difficulty name means its bot: "easy" is the simple bot, which decides inline.
+    inline = {name for name in WEB_BOTS if pool.decides_inline(name, "knock/2")}
+    assert inline == {"easy", "random"}
+    assert not pool.decides_inline("easy", None)

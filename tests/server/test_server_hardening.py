@@ -53,7 +53,7 @@ def live_count(client: TestClient) -> int:
 # -- 1. nothing a client sends breaks the server -------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["a ", " a", "\u00a0x"])
+@pytest.mark.parametrize("name", ["a,b", "[a]", "a\u200bb", "a\x85b", "x" * 25])
 def test_a_name_the_core_refuses_is_refused_before_anything_is_stored(
     tmp_path: Path, name: str
 ) -> None:
@@ -66,6 +66,20 @@ def test_a_name_the_core_refuses_is_refused_before_anything_is_stored(
     with app_client(tmp_path) as client:
         assert client.get("/api/health").status_code == 200
         assert create(client, name="Ann", bots=["easy"])["table"]["id"]
+
+
+@pytest.mark.parametrize("name", ["a ", " a", "\u00a0x"])
+def test_a_name_with_outer_spaces_is_trimmed_before_the_core_sees_it(
+    tmp_path: Path, name: str
+) -> None:
+    """The core refuses a name with outer spaces; the server trims them (the
+    display-name rule of every form) so the table stores the name the core takes."""
+    with app_client(tmp_path) as client:
+        table = create(client, name=name, bots=["easy"])["table"]
+        assert table["seats"][0]["name"] == name.strip()
+    with app_client(tmp_path) as client:
+        assert client.get("/api/health").status_code == 200
+        assert live_count(client) == 1
 
 
 def write_rows(url: str, statement: str, **params: Any) -> None:

@@ -91,7 +91,10 @@ def test_the_page_s_meld_facts_are_generated_from_the_core() -> None:
 def test_a_stale_module_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stale = tmp_path / "meld_facts.js"
     stale.write_text(meld_facts_module().replace("at least 3 cards", "at least 4 cards"))
-    monkeypatch.setattr("pyrummy.server.page_facts.module_path", lambda: stale)
+    monkeypatch.setattr(
+        "pyrummy.server.page_facts.module_path", lambda relative: tmp_path / relative.name
+    )
     assert page_facts_main(["--check"]) == 1
     assert page_facts_main([]) == 0
     assert stale.read_text(encoding="utf-8") == meld_facts_module()
+    assert page_facts_main(["--check"]) == 0

@@ -63,12 +63,14 @@ def test_every_key_the_scripts_use_is_defined() -> None:
 def test_keys_built_at_run_time_exist(prefix: str) -> None:
     from pyrummy.core.ledger import REASONS
     from pyrummy.core.rules import PRESETS
+    from pyrummy.server.tables import WEB_BOTS
 
     expected = {
         "reason.": {f"reason.{r}" for r in REASONS},
         "game.": {f"game.{name}" for name in PRESETS},
         "blurb.": {f"blurb.{name}" for name in PRESETS},
-        "difficulty.": {f"difficulty.{b}" for b in ("easy", "medium", "hard", "random", "learned")},
+        # Every bot a table may seat has a label in both languages.
+        "difficulty.": {f"difficulty.{b}" for b in WEB_BOTS},
         "table.hiddenMelds.": {f"table.hiddenMelds.{f}" for f in ("knock", "gin")},
         "outcome.": {
             f"outcome.{o}"

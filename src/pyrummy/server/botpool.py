@@ -35,6 +35,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from pyrummy.bots.registry import DIFFICULTIES
 from pyrummy.core.actions import Action
 from pyrummy.core.observation import Observation
 from pyrummy.core.seeds import bot_seed
@@ -43,8 +44,9 @@ from pyrummy.server.settings import DEFAULT_THINK_LIMIT
 log = logging.getLogger("pyrummy.server")
 
 #: Bots cheap enough to decide on the event loop (~0.05 ms per decision, well
-#: under 1 ms at worst, on games without jokers: benchmarks/README.md, load).
-INLINE_BOTS = frozenset({"random", "easy", "simple"})
+#: under 1 ms at worst, on games without jokers: benchmarks/README.md, load),
+#: by their names in the registry; a difficulty name (``easy``) means its bot.
+INLINE_BOTS = frozenset({"random", "simple"})
 #: CPU seconds an inline decision may take; a kind of game (``inline_key``)
 #: whose decisions took longer :data:`INLINE_STRIKES` times, and more than one
 #: time in :data:`INLINE_STRIKE_RATE`, is sent to the workers instead.
@@ -107,7 +109,8 @@ class BotPool:
         """Whether a ``kind`` bot decides on the event loop in this kind of game
         (``inline_key``; None: a game where no bot may, e.g. with jokers)."""
         return (
-            kind in INLINE_BOTS
+            kind is not None
+            and DIFFICULTIES.get(kind, kind) in INLINE_BOTS
             and inline_key is not None
             and (inline_key not in self.too_slow_inline)
         )

@@ -17,33 +17,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import Field, field_validator
 
 from pyrummy.server.api.profile import profile_view, signed_in
-from pyrummy.server.api.rooms import clean_name
 from pyrummy.server.deps import CurrentProfile, ServicesDep, services_of
 from pyrummy.server.passkeys import Passkeys, relying_party
 from pyrummy.server.profiles import profile_secret, set_profile_cookie
-from pyrummy.server.schemas import Strict
+from pyrummy.server.schemas import NewPasskey, SignIn
 from pyrummy.server.storage.profiles import Passkey
 from pyrummy.server.tables import TableError
 
 router = APIRouter(prefix="/api/profile", tags=["profile"])
-#: A WebAuthn answer's JSON (bounded in size by the server's body limit).
-Credential = Annotated[dict[str, Any], Field(max_length=8)]
-
-
-class NewPasskey(Strict):
-    credential: Credential
-    label: Annotated[str, Field(min_length=1, max_length=64)] | None = None
-
-    _label = field_validator("label")(
-        classmethod(lambda cls, v: None if v is None else clean_name(v))
-    )
-
-
-class SignIn(Strict):
-    credential: Credential
 
 
 async def _passkeys(request: Request) -> Passkeys:

@@ -13,27 +13,19 @@ The profile is the one the ``pyrummy_profile`` cookie signs in
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
-from pydantic import Field, field_validator
 
-from pyrummy.server.api.rooms import clean_name
 from pyrummy.server.deps import CurrentProfile, ProfilesDep, ServicesDep
 from pyrummy.server.profiles import clear_profile_cookie, profile_secret
-from pyrummy.server.schemas import Strict
+from pyrummy.server.schemas import Rename
 from pyrummy.server.storage.profiles import Profile, statistics_of
 from pyrummy.server.tables import TableError
 
 router = APIRouter(prefix="/api/profile", tags=["profile"])
 #: Finished matches listed with the profile (the newest).
 MATCHES_LISTED = 50
-
-
-class Rename(Strict):
-    name: Annotated[str, Field(min_length=1, max_length=64)]
-
-    _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
 
 
 def signed_in(profile: Profile | None) -> Profile:

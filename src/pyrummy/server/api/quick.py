@@ -19,31 +19,15 @@ from __future__ import annotations
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import Field, field_validator
 
-from pyrummy.server.api.rooms import Name, clean_name
 from pyrummy.server.deps import CurrentProfile, ProfileOrNew, QuickDep, ServicesDep
-from pyrummy.server.schemas import BotName, Strict
+from pyrummy.server.schemas import JoinQueue
 from pyrummy.server.seats import TABLE_COOKIE, set_seat_cookie
-from pyrummy.server.tables import DEFAULT_BOT
 
 #: The cookie of a queue ticket (path ``/api/quick``).
 QUEUE_COOKIE: Final = "pyrummy_quick"
 
 router = APIRouter(prefix="/api/quick", tags=["quick match"])
-
-
-class JoinQueue(Strict):
-    """A queue: the game, how many play, when bots may fill the empty seats."""
-
-    preset: Annotated[str, Field(min_length=1, max_length=32)]
-    players: Annotated[int, Field(ge=2, le=6)]
-    #: Seconds after joining when bots may fill the empty seats; null: never.
-    bot_wait: Annotated[int, Field(ge=0, le=86_400)] | None = 45
-    bot: BotName = DEFAULT_BOT
-    name: Name
-
-    _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
 
 
 def queue_ticket(request: Request) -> str | None:

@@ -15,133 +15,25 @@
 * ``GET  /api/tables/{id}/room`` — the room a table belongs to (``{"room": null}``: none).
 * ``GET  /join/{code}`` — the link friends get: the page, on the room.
 
-The seat token travels as a table's does (:data:`pyrummy.server.seats.TOKEN_WAYS`,
+The request bodies are declared in :mod:`pyrummy.server.schemas`. The seat
+token travels as a table's does (:data:`pyrummy.server.seats.TOKEN_WAYS`,
 the room's own cookie), never in a URL.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import RedirectResponse
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from pyrummy.server.deps import Client, ProfileOrNew, RoomsDep, ServicesDep
 from pyrummy.server.rooms import Room, normalize_code
-from pyrummy.server.schemas import BotName, OptionValue, Strict, option_maximum
+from pyrummy.server.schemas import ChatMessage, CreateRoom, JoinRoom, Poll, SetRated, SetSeat
 from pyrummy.server.seats import ROOM_COOKIE, seat_token, set_seat_cookie
 from pyrummy.server.tables import TableError
-
-NAME_MAX = 24
-CHAT_MAX = 200
-_NAME_FORBIDDEN = re.compile(r"[,\"\\\[\]<>]")
-
-
-def clean_name(value: str) -> str:
-    """A display name: 1-24 printable characters, spaces trimmed.
-
-    >>> clean_name("  Anna ")
-    'Anna'
-    >>> clean_name("a\\nb")
-    Traceback (most recent call last):
-    ...
-    ValueError: a name is 1-24 letters, digits or signs, without control characters or , " \\ [ ] < >
-    """
-    value = value.strip()
-    if (
-        not 1 <= len(value) <= NAME_MAX
-        or _NAME_FORBIDDEN.search(value)
-        or any(unicodedata.category(ch).startswith("C") for ch in value)
-    ):
-        raise ValueError(
-            f"a name is 1-{NAME_MAX} letters, digits or signs,"
-            ' without control characters or , " \\ [ ] < >'
-        )
-    return value
-
-
-def clean_chat(value: str) -> str:
-    value = " ".join(value.split())
-    if not 1 <= len(value) <= CHAT_MAX or any(
-        unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs") and ch != "\u200d" for ch in value
-    ):
-        raise ValueError(f"a message is 1-{CHAT_MAX} characters, without control characters")
-    return value
-
-
-Name = Annotated[str, Field(min_length=1, max_length=64)]
-
-
-class RoomSeatChoice(Strict):
-    kind: Literal["you", "open", "bot"]
-    bot: BotName | None = None
-
-
-class CreateRoom(Strict):
-    """A private table: the game and options as for ``POST /api/tables``, then
-    per seat who sits there (exactly one ``you``, at least one ``open``)."""
-
-    preset: Annotated[str, Field(min_length=1, max_length=32)] = "knock"
-    options: Annotated[
-        dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=20)
-    ] = Field(default_factory=dict)
-    seats: Annotated[list[RoomSeatChoice], Field(min_length=2, max_length=6)]
-    name: Name
-    #: Seconds (one of the server's choices, ``GET /api/rooms/options``); 0: none.
-    turn_timer: Annotated[int, Field(ge=0, le=3600)] = 0
-    grace: Annotated[int, Field(ge=1, le=3600)] | None = None
-    bot_delay: Annotated[float, Field(ge=0, le=10)] | None = None
-    #: The room's matches change the people's ratings.
-    rated: bool = False
-
-    _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
-
-    @field_validator("options")
-    @classmethod
-    def _bounded(cls, options: dict[str, Any]) -> dict[str, Any]:
-        for key, value in options.items():
-            too_big = isinstance(value, int) and value > option_maximum(key)
-            if too_big and not isinstance(value, bool):
-                raise ValueError(f"option {key} is at most {option_maximum(key)}")
-        return options
-
-
-class JoinRoom(Strict):
-    name: Name
-
-    _name = field_validator("name")(classmethod(lambda cls, v: clean_name(v)))
-
-
-class SetSeat(Strict):
-    kind: Literal["open", "bot"]
-    bot: BotName | None = None
-
-
-class SetRated(Strict):
-    rated: bool
-
-
-class Poll(Strict):
-    #: Chat messages after this id (-1: none wanted).
-    since: Annotated[int, Field(ge=-1, le=2**31)] = -1
-    #: The person used the page since the last poll (clears "away").
-    active: bool = False
-    #: A spectator's random id (kept by its browser) and name for the watchers' list.
-    watcher: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,32}$")] | None = None
-    name: Name | None = None
-
-    _name = field_validator("name")(
-        classmethod(lambda cls, v: None if v is None else clean_name(v))
-    )
-
-
-class ChatMessage(Strict):
-    text: Annotated[str, Field(min_length=1, max_length=400)]
-
-    _text = field_validator("text")(classmethod(lambda cls, v: clean_chat(v)))
 
 
 def room_token(request: Request, code: str) -> str | None:

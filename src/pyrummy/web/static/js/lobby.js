@@ -23,6 +23,7 @@ import { myGames, resignedAt } from "./stats.js";
 import { confirmResign, resignTable } from "./resign.js";
 import { quickPanel } from "./quick.js";
 import "./gin_text.js";
+import { DIFFICULTIES } from "./game_facts.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
 // Gin is one game in the list with a choice of rules: the source's (``gin``)
@@ -30,6 +31,8 @@ const MAIN_GAMES = ["knock", "rummy", "gin"];
 // house rule either may add. What each set scores is read from the server's
 // presets (``gin`` of /api/presets), never written here.
 const GIN_RULES = ["gin-standard", "gin"];
+/** A new player's opponents: the weakest difficulty (the registry lists them weakest first). */
+export const FIRST_BOT = DIFFICULTIES[0];
 const LAST_KEY = "pyrummy.lastGame";
 const TARGETS = [50, 100, 150, 200, 250, 300];
 // Pay per point plays a fixed number of deals: one round of dealers ("round") or these.
@@ -130,7 +133,7 @@ export async function renderLobby(root) {
   const previous = lastGame();
   const state = {
     preset: previous?.preset || "knock",
-    bots: previous?.bots?.length ? [...previous.bots] : ["easy", "easy"],
+    bots: previous?.bots?.length ? [...previous.bots] : [FIRST_BOT, FIRST_BOT],
     length: previous?.length ?? "default",
     options: { ...BASIC_DEFAULTS, ...(previous?.basic || {}) },
     oklahoma: !!previous?.gin?.oklahoma,
@@ -331,11 +334,11 @@ export async function renderLobby(root) {
 
   function botControls() {
     const [low, high] = limits(state.preset);
-    while (state.bots.length < low) state.bots.push("easy");
+    while (state.bots.length < low) state.bots.push(FIRST_BOT);
     if (state.bots.length > high) state.bots.length = high;
     const count = h("select", { id: "bot-count", onchange: (e) => {
       const n = Number(e.target.value);
-      while (state.bots.length < n) state.bots.push("easy");
+      while (state.bots.length < n) state.bots.push(FIRST_BOT);
       state.bots.length = n;
       draw();
       form.querySelector("#bot-count")?.focus();
@@ -354,7 +357,7 @@ export async function renderLobby(root) {
       const id = `bot-${i}`;
       const select = h("select", { id, onchange: (e) => { state.bots[i] = e.target.value; showChoice(); } },
         offered.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
-      select.value = offered.includes(level) ? level : "easy";
+      select.value = offered.includes(level) ? level : FIRST_BOT;
       state.bots[i] = select.value;
       return h("label", { class: "field", for: id }, h("span", {}, t("lobby.bot", { n: i + 1 })), select);
     });

@@ -15,7 +15,7 @@
 import { h, clear } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { settings, saveSetting } from "./settings.js";
-import { renderLobby, startGame } from "./lobby.js";
+import { renderLobby, startGame, FIRST_BOT } from "./lobby.js";
 import { renderStats } from "./stats.js";
 import { tokenFor, knownTables } from "./api.js";
 import { resignedAt } from "./stats.js";
@@ -180,7 +180,7 @@ function route({ keepOpen = false } = {}) {
     later(() => import("./room.js"), ({ RoomView }) => new RoomView(main, parts[1]));
   } else if (parts[0] === "learn") {
     later(() => import("./tutorial.js"), ({ TutorialView }) => new TutorialView(main, {
-      onPlay: () => startGame({ preset: "knock", options: {}, bots: ["easy"], speed: settings().speed, length: "default" }),
+      onPlay: () => startGame({ preset: "knock", options: {}, bots: [FIRST_BOT], speed: settings().speed, length: "default" }),
     }));
   } else if (parts[0] === "stats") {
     renderStats(main);

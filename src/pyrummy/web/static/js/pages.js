@@ -1,8 +1,10 @@
-// The rules pages (one per game, with the flow of a deal) and the FAQ.
+// The rules pages (one per game, with the flow of a deal) and the FAQ. Their
+// texts (rules_text.js) get the rules' figures from the presets.
 
 import { h } from "./dom.js";
 import { t, lang } from "./i18n.js";
-import { RULES, FAQ, GAME_ORDER } from "./rules_text.js";
+import { rulesText, faqText, GAME_ORDER } from "./rules_text.js";
+import { RISKY_DEADWOOD } from "./advice.js";
 import { say } from "./tutorial.js";
 
 const FLOWS = {
@@ -26,7 +28,7 @@ function flowDiagram(kind) {
 }
 
 export function renderRules(root, game) {
-  const texts = RULES[lang()] || RULES.en;
+  const texts = rulesText(lang());
   const chosen = texts[game] ? game : "knock";
   const rules = texts[chosen];
   const tabs = h("nav", { class: "rule-tabs", "aria-label": t("rules.title") },
@@ -41,7 +43,7 @@ export function renderRules(root, game) {
 }
 
 export function renderFaq(root) {
-  const items = (FAQ[lang()] || FAQ.en).map(([q, a], i) => h("details", { class: "faq-item", open: i === 0 },
+  const items = faqText(lang(), { RISKY_DEADWOOD }).map(([q, a], i) => h("details", { class: "faq-item", open: i === 0 },
     h("summary", {}, `${i + 1}. ${q}`), h("p", {}, a)));
   root.append(h("article", { class: "faq" }, h("h1", {}, t("faq.title")), items));
 }

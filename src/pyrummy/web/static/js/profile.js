@@ -5,8 +5,8 @@
 
 import { h, clear } from "./dom.js";
 import { t, addTexts, lang } from "./i18n.js";
+import { NAME_RULE, NAME_MAX, NAME_TEXT } from "./game_facts.js";
 
-const NAME_RULE = /^[^,"\\[\]<>\u0000-\u001f\u007f]{1,24}$/;
 
 addTexts({
   en: {
@@ -19,7 +19,7 @@ addTexts({
     "profile.rename": "Save name",
     "profile.namePlaceholder": "No name yet",
     "profile.renamed": "Name saved.",
-    "profile.nameRule": "A name is 1–24 letters, digits or signs, without , \" \\ [ ] < >",
+    "profile.nameRule": "A name is 1–{max} letters, digits or signs, without {chars}",
     "profile.error": "That did not work: {message}",
     "profile.stats": "Statistics",
     "profile.statsEmpty": "No finished matches yet.",
@@ -73,7 +73,7 @@ addTexts({
     "profile.rename": "Сохранить имя",
     "profile.namePlaceholder": "Имени пока нет",
     "profile.renamed": "Имя сохранено.",
-    "profile.nameRule": "Имя — от 1 до 24 букв, цифр или знаков, без , \" \\ [ ] < >",
+    "profile.nameRule": "Имя — от 1 до {max} букв, цифр или знаков, без {chars}",
     "profile.error": "Не получилось: {message}",
     "profile.stats": "Статистика",
     "profile.statsEmpty": "Законченных матчей пока нет.",
@@ -291,7 +291,7 @@ export class ProfileView {
   }
 
   nameSection(profile) {
-    const input = h("input", { id: "profile-name", type: "text", maxlength: "24", value: profile.name || "", autocomplete: "nickname", placeholder: t("profile.namePlaceholder"), "aria-describedby": "profile-name-error" });
+    const input = h("input", { id: "profile-name", type: "text", maxlength: String(NAME_MAX), value: profile.name || "", autocomplete: "nickname", placeholder: t("profile.namePlaceholder"), "aria-describedby": "profile-name-error" });
     const error = h("p", { class: "error field-error", id: "profile-name-error", role: "alert" });
     const save = async (event) => {
       event.preventDefault();
@@ -299,14 +299,14 @@ export class ProfileView {
       error.textContent = "";
       input.removeAttribute("aria-invalid");
       if (!NAME_RULE.test(name)) {
-        error.textContent = t("profile.nameRule");
+        error.textContent = t("profile.nameRule", NAME_TEXT);
         input.setAttribute("aria-invalid", "true");
         return;
       }
       try {
         await call("PUT", "/api/profile", { name });
       } catch (failed) {
-        error.textContent = failed.status === 422 ? t("profile.nameRule") : failure(failed);
+        error.textContent = failed.status === 422 ? t("profile.nameRule", NAME_TEXT) : failure(failed);
         input.setAttribute("aria-invalid", "true");
         return;
       }

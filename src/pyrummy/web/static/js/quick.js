@@ -12,6 +12,7 @@
 import { h, clear } from "./dom.js";
 import { t, tn, addTexts, lang } from "./i18n.js";
 import { ApiError, offlineError, saveToken } from "./api.js";
+import { NAME_RULE, NAME_MAX, NAME_TEXT, DIFFICULTIES, DEFAULT_BOT } from "./game_facts.js";
 
 const POLL_MS = 1500;
 const COUNTS_MS = 5000;
@@ -19,8 +20,6 @@ const NAME_KEY = "pyrummy.name";
 const CHOICE_KEY = "pyrummy.quickChoice";
 /** The waits before bots a person may choose (seconds); null: people only. */
 const WAITS = [15, 30, 45, 60, 120, null];
-const LEVELS = ["easy", "medium", "hard"];
-const NAME_RULE = /^[^,"\\[\]<>\u0000-\u001f\u007f]{1,24}$/;
 
 addTexts({
   en: {
@@ -42,7 +41,7 @@ addTexts({
     "quick.cooldown": "Rated matches you left within a day: {leaves}. Quick match opens again in {time}.",
     "quick.failed": "Could not join: {message}",
     "quick.lost": "You are no longer in the queue.",
-    "quick.badName": "A name is 1–24 characters, without , \" \\ [ ] < >",
+    "quick.badName": "A name is 1–{max} characters, without {chars}",
     "quick.minutes": "{m} min {s} s",
     "quick.resignRated": "This is a rated quick match: leaving it counts as a loss, and leaving again within a day closes quick match to you for a while.",
   },
@@ -66,7 +65,7 @@ addTexts({
     "quick.cooldown": "Рейтинговых партий, покинутых за сутки: {leaves}. Быстрая игра откроется через {time}.",
     "quick.failed": "Не удалось встать в очередь: {message}",
     "quick.lost": "Вы больше не в очереди.",
-    "quick.badName": "Имя: от 1 до 24 символов, без , \" \\ [ ] < >",
+    "quick.badName": "Имя: от 1 до {max} символов, без {chars}",
     "quick.minutes": "{m} мин {s} с",
     "quick.resignRated": "Это рейтинговая быстрая игра: уход засчитывается как поражение, а повторный уход за сутки закроет вам быструю игру на время.",
   },
@@ -118,15 +117,15 @@ function duration(seconds) {
  * a game (``info``: the preset's min/max players); it polls while waiting.
  */
 export function quickPanel() {
-  const choice = { wait: 45, bot: "medium", ...saved(CHOICE_KEY, {}) };
+  const choice = { wait: 45, bot: DEFAULT_BOT, ...saved(CHOICE_KEY, {}) };
   const buttons = h("div", { class: "quick-buttons", id: "quick-buttons" });
-  const name = h("input", { id: "quick-name", maxlength: "24", autocomplete: "nickname", value: saved(NAME_KEY, "") || "" });
+  const name = h("input", { id: "quick-name", maxlength: String(NAME_MAX), autocomplete: "nickname", value: saved(NAME_KEY, "") || "" });
   const wait = h("select", { id: "quick-bot-wait", onchange: (e) => { choice.wait = e.target.value === "never" ? null : Number(e.target.value); remember(CHOICE_KEY, choice); } },
     WAITS.map((n) => h("option", { value: n === null ? "never" : String(n) }, n === null ? t("quick.botWait.never") : t("quick.botWait.n", { n }))));
   wait.value = choice.wait === null ? "never" : String(choice.wait);
   const level = h("select", { id: "quick-bot-level", onchange: (e) => { choice.bot = e.target.value; remember(CHOICE_KEY, choice); } },
-    LEVELS.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
-  level.value = LEVELS.includes(choice.bot) ? choice.bot : "medium";
+    DIFFICULTIES.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
+  level.value = DIFFICULTIES.includes(choice.bot) ? choice.bot : DEFAULT_BOT;
   const choices = h("div", { class: "quick-choices" },
     h("label", { class: "field", for: "quick-name" }, h("span", {}, t("quick.name")), name),
     h("label", { class: "field", for: "quick-bot-wait" }, h("span", {}, t("quick.botWait")), wait),
@@ -225,7 +224,7 @@ export function quickPanel() {
 
   async function join(players) {
     const text = name.value.trim();
-    if (!NAME_RULE.test(text)) { say(error, t("quick.badName")); name.focus(); return; }
+    if (!NAME_RULE.test(text)) { say(error, t("quick.badName", NAME_TEXT)); name.focus(); return; }
     remember(NAME_KEY, text);
     say(error, "");
     waiting = true;

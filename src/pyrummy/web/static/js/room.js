@@ -12,17 +12,16 @@ import { h, clear } from "./dom.js";
 import { t, addTexts } from "./i18n.js";
 import { ApiError, offlineError, saveToken, tokenFor } from "./api.js";
 import { lang } from "./i18n.js";
+import { NAME_RULE, NAME_MAX, NAME_TEXT, CHAT_MAX, DIFFICULTIES } from "./game_facts.js";
+import { GAME_ORDER } from "./rules_text.js";
 
 const ROOMS_KEY = "pyrummy.rooms";
 const NAME_KEY = "pyrummy.name";
 const WATCHER_KEY = "pyrummy.watcher";
 const MUTE_KEY = "pyrummy.chatMuted";
 const POLL_MS = 1500;
-const GAMES = ["knock", "knock-target", "rummy", "basic", "block", "rotham", "gin"];
-const BOTS = ["easy", "medium", "hard"];
 // Signs every system font has (no emoji font needed).
 const REACTIONS = ["GG", "♥", "☺", "★", "?!"];
-const NAME_RULE = /^[^,"\\[\]<>\u0000-\u001f\u007f]{1,24}$/;
 
 addTexts({
   en: {
@@ -41,7 +40,7 @@ addTexts({
     "friends.addSeat": "Add a seat",
     "friends.removeSeat": "Remove the last seat",
     "friends.name": "Your name",
-    "friends.nameRule": "1–24 characters, no , \" \\ [ ] < >",
+    "friends.nameRule": "1–{max} characters, no {chars}",
     "friends.timer": "Turn timer",
     "friends.timer.0": "off",
     "friends.timer.n": "{n} s, then a bot plays the turn",
@@ -108,7 +107,7 @@ addTexts({
     "friends.addSeat": "Добавить место",
     "friends.removeSeat": "Убрать последнее место",
     "friends.name": "Ваше имя",
-    "friends.nameRule": "1–24 знака, без , \" \\ [ ] < >",
+    "friends.nameRule": "1–{max} знака, без {chars}",
     "friends.timer": "Время на ход",
     "friends.timer.0": "без ограничения",
     "friends.timer.n": "{n} с, потом ход делает бот",
@@ -230,7 +229,7 @@ async function call(method, path, { body, token } = {}) {
 
 function nameInput(id) {
   return h("input", {
-    id, name: "name", required: true, maxlength: "24", autocomplete: "nickname",
+    id, name: "name", required: true, maxlength: String(NAME_MAX), autocomplete: "nickname",
     value: savedName(), "aria-describedby": `${id}-rule`,
   });
 }
@@ -238,7 +237,7 @@ function nameInput(id) {
 function checkName(input, status) {
   const value = input.value.trim();
   if (!NAME_RULE.test(value)) {
-    status.textContent = t("friends.nameRule");
+    status.textContent = t("friends.nameRule", NAME_TEXT);
     input.setAttribute("aria-invalid", "true");
     input.focus();
     return null;
@@ -311,7 +310,7 @@ export async function renderFriendsForm(root) {
     while (choice.seats.length > p.max_players) choice.seats.pop();
     while (choice.seats.length < p.min_players) choice.seats.push("open");
     const game = h("select", { id: "friends-game", onchange: (e) => { choice.preset = e.target.value; draw(); } },
-      GAMES.filter((g) => presets[g]).map((g) => h("option", { value: g, selected: g === choice.preset }, t(`game.${g}`))));
+      GAME_ORDER.filter((g) => presets[g]).map((g) => h("option", { value: g, selected: g === choice.preset }, t(`game.${g}`))));
     const seatRows = choice.seats.map((value, i) => {
       const select = h("select", { id: `friends-seat-${i + 1}`, onchange: (e) => {
         if (e.target.value === "you") choice.seats = choice.seats.map((s) => (s === "you" ? "open" : s));
@@ -320,7 +319,7 @@ export async function renderFriendsForm(root) {
       } },
       h("option", { value: "you", selected: value === "you" }, t("friends.you")),
       h("option", { value: "open", selected: value === "open" }, t("friends.open")),
-      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: value === `bot:${b}` },
+      DIFFICULTIES.map((b) => h("option", { value: `bot:${b}`, selected: value === `bot:${b}` },
         t("friends.bot", { n: botNumber([...choice.seats.slice(0, i).map((s) => s.split(":")[0]), "bot"], i), level: t(`difficulty.${b}`) }))));
       return h("li", {}, h("label", { for: `friends-seat-${i + 1}` }, t("friends.seat", { n: i + 1 })), " ", select);
     });
@@ -344,7 +343,7 @@ export async function renderFriendsForm(root) {
         h("div", { class: "seat-buttons" }, more, " ", fewer)),
       length && h("p", {}, h("label", { for: "friends-length" }, t("lobby.length")), " ", length),
       h("p", {}, h("label", { for: "friends-name" }, t("friends.name")), " ", nameInput("friends-name"),
-        h("small", { id: "friends-name-rule", class: "hint-text" }, " ", t("friends.nameRule"))),
+        h("small", { id: "friends-name-rule", class: "hint-text" }, " ", t("friends.nameRule", NAME_TEXT))),
       h("p", {}, h("label", { for: "friends-timer" }, t("friends.timer")), " ", timer),
       h("p", {}, h("label", { for: "friends-grace" }, t("friends.grace")), " ", grace),
       h("p", {}, h("input", { type: "checkbox", id: "friends-rated", checked: choice.rated, onchange: (e) => { choice.rated = e.target.checked; } }),
@@ -485,7 +484,7 @@ export class RoomView {
     } },
     h("h2", {}, t("friends.joinTitle", { code: room.code })),
     h("p", {}, h("label", { for: "join-name" }, t("friends.name")), " ", input,
-      h("small", { id: "join-name-rule", class: "hint-text" }, " ", t("friends.nameRule"))),
+      h("small", { id: "join-name-rule", class: "hint-text" }, " ", t("friends.nameRule", NAME_TEXT))),
     h("p", {}, h("button", { type: "submit", class: "primary big", id: "join-button" }, t("friends.join"))));
     this.section.append(form, this.seatList(room));
   }
@@ -499,7 +498,7 @@ export class RoomView {
       const creatorHere = room.you === room.creator;
       if (creatorHere && seat.kind === "open") {
         const level = h("select", { "aria-label": t("friends.seatBot"), id: `room-bot-level-${seat.seat + 1}` },
-          BOTS.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
+          DIFFICULTIES.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
         parts.push(" ", level, " ", h("button", { type: "button", id: `room-seat-bot-${seat.seat + 1}`,
           onclick: () => this.setSeat(seat.seat, { kind: "bot", bot: level.value }) }, t("friends.seatBot")));
       } else if (creatorHere && seat.kind === "bot") {
@@ -801,7 +800,7 @@ export class RoomPanel {
     box.append(h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" },
       this.chat.slice(-20).map((m) => h("li", {}, h("b", {}, m.name), ": ", m.text))));
     if (you === null) return box;
-    const input = h("input", { id: "chat-input", maxlength: "200", autocomplete: "off", "aria-label": t("friends.say") });
+    const input = h("input", { id: "chat-input", maxlength: String(CHAT_MAX), autocomplete: "off", "aria-label": t("friends.say") });
     const status = h("span", { class: "chat-status", role: "status" });
     const send = async (text) => {
       try {
