@@ -113,6 +113,9 @@ def game_facts() -> dict[str, object]:
         "NAME_TEXT": {"max": NAME_MAX, "chars": " ".join(NAME_FORBIDDEN)},
         "CHAT_MAX": CHAT_MAX,
         "DIFFICULTIES": list(DIFFICULTIES),
+        # The bot each difficulty is, the other way round: a rated bot's name
+        # (``simple``) shown as the difficulty people chose (Easy).
+        "DIFFICULTY_OF_BOT": {bot: name for name, bot in DIFFICULTIES.items()},
         "DEFAULT_BOT": DEFAULT_BOT,
     }
 

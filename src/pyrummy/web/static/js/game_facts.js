@@ -10,5 +10,10 @@ export const NAME_TEXT = {
 };
 export const CHAT_MAX = 200;
 export const DIFFICULTIES = ["easy", "medium", "hard"];
+export const DIFFICULTY_OF_BOT = {
+  "simple": "easy",
+  "medium": "medium",
+  "hard": "hard"
+};
 export const DEFAULT_BOT = "medium";
 export const NAME_RULE = /^[^,"\\\[\]<>\p{C}]{1,24}$/u;

@@ -4,6 +4,7 @@
 import { h, clear } from "./dom.js";
 import { t } from "./i18n.js";
 import { GAME_ORDER } from "./rules_text.js";
+import { DIFFICULTY_OF_BOT } from "./game_facts.js";
 
 /** The changes of each rated match seen here, by table (fetched once it is known). */
 const changes = new Map();
@@ -18,9 +19,9 @@ function ratingText(r) {
   return `${r.rating}${r.provisional ? "?" : ""}`;
 }
 
-/** A bot's name as the lobby words it (its difficulty: "simple" is the Easy bot). */
+/** A bot's name as the lobby words it (its difficulty, where it is one). */
 function botName(bot) {
-  const key = `difficulty.${bot === "simple" ? "easy" : bot}`;
+  const key = `difficulty.${DIFFICULTY_OF_BOT[bot] ?? bot}`;
   const name = t(key);
   return name === key ? bot : name;
 }
