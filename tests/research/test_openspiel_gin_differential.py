@@ -16,9 +16,11 @@ Our ``undo`` (a person taking back a draw from the pile before discarding)
 is left out: it is no move of the game, and the research environments never
 offer it.
 
-A position may differ only by one of the :data:`DIFFERENCES` that
-docs/rules/gin-standard.md §7 lists; those positions are counted, every
-other difference fails the test. The move played is drawn from the moves
+A position may differ only by a difference that the rules keep from
+OpenSpiel's (:func:`documented_differences`: none for ``gin-openspiel``,
+whose options ``discard_taken``, ``pile_draw_limit`` and ``wall_knock``
+remove them; docs/rules/gin-standard.md §7); those positions are counted,
+every other difference fails the test, and each documented one must show. The move played is drawn from the moves
 both engines allow: half of the games draw it from OpenSpiel's list, half
 from ours (the two directions), with a bias towards knocking and towards the
 discard that leaves the least deadwood, so that many deals reach a showdown.
@@ -46,7 +48,7 @@ from pyrummy.core.actions import ActionKind as Kind
 from pyrummy.core.cards import Card, CardSet
 from pyrummy.core.deal import Deal
 from pyrummy.core.phases import EndReason
-from pyrummy.core.rules import find_rules
+from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import deadwood_without_each
 from pyrummy.research.openspiel_gin import card_from_openspiel, card_to_openspiel, meld_numbers
 
@@ -59,17 +61,37 @@ PASS: Final = 54
 KNOCK: Final = 55
 MAX_MELD: Final = 5  # OpenSpiel numbers melds of 3 to 5 cards
 
-#: The differences docs/rules/gin-standard.md §7 keeps: the only ones a
-#: position may show. Each is counted where it shows.
+#: The differences between OpenSpiel's rules and ours that an option of
+#: ours removes (docs/rules/gin-standard.md §7): each is counted where it shows.
 TAKEN_BACK: Final = "OpenSpiel lets the upcard just taken be discarded"
 TAKEN_KNOCK: Final = "OpenSpiel lets the upcard just taken be the knock card"
 WALL_KNOCK: Final = "OpenSpiel lets the player at the wall take the upcard to knock"
 DRAW_LIMIT: Final = "OpenSpiel ends the deal drawn at the 50th upcard drawn"
-DIFFERENCES: Final = (TAKEN_BACK, TAKEN_KNOCK, WALL_KNOCK, DRAW_LIMIT)
+OPENSPIEL_DRAW_LIMIT: Final = 50
+#: ``gin-openspiel`` without the options that follow OpenSpiel: our plain
+#: rulings, to show that each option removes its difference and no other.
+WITHOUT_OPTIONS: Final = RULES.with_options(
+    discard_taken=False, pile_draw_limit=0, wall_knock=False
+)
+
+
+def documented_differences(rules: Rules) -> set[str]:
+    """The differences ``rules`` keep from OpenSpiel's: the only ones a
+    position may show, and each must show."""
+    found = set()
+    if not rules.discard_taken:
+        found |= {TAKEN_BACK, TAKEN_KNOCK}
+    if not rules.wall_knock:
+        found.add(WALL_KNOCK)
+    if rules.pile_draw_limit != OPENSPIEL_DRAW_LIMIT:
+        found.add(DRAW_LIMIT)
+    return found
+
 
 _OURS_BY_NUMBER: Final = {DRAW_UPCARD: DRAW_DISCARD, DRAW_STOCK_ACTION: DRAW_STOCK, PASS: DECLINE}
 
 GAMES: Final = 2000  # 1000 in each direction
+GAMES_WITHOUT_OPTIONS: Final = 600
 SEED: Final = 20261205
 
 
@@ -103,13 +125,13 @@ def openspiel_deal(deck: list[int]) -> Any:
     return state
 
 
-def our_deal(deck: list[int]) -> Deal:
+def our_deal(deck: list[int], rules: Rules = RULES) -> Deal:
     """Our deal of the same cards: OpenSpiel's player 0 gets the first ten and
     plays first, so it is our starter and player 1 our dealer; the 21st card
     is the up-card and the rest is the stock in the order it is drawn."""
     cards = [card_from_openspiel(n) for n in deck]
     order = [card for pair in zip(cards[:10], cards[10:20], strict=True) for card in pair]
-    return Deal.from_deck(RULES, 2, 1, order + cards[20:])
+    return Deal.from_deck(rules, 2, 1, order + cards[20:])
 
 
 def _names(actions: Iterable[Action]) -> list[str]:
@@ -125,14 +147,18 @@ def _describe(state: Any, deal: Deal, problem: str) -> str:
 class DualGame:
     """One game played in both engines at once, compared at every decision."""
 
-    def __init__(self, deck: list[int], rng: random.Random, from_openspiel: bool) -> None:
+    def __init__(
+        self, deck: list[int], rng: random.Random, from_openspiel: bool, rules: Rules = RULES
+    ) -> None:
         self.deck = deck
         self.next_card = 21
+        self.rules = rules
         self.state = openspiel_deal(deck)
-        self.deal = our_deal(deck)
+        self.deal = our_deal(deck, rules)
         self.rng = rng
         self.from_openspiel = from_openspiel
         self.taken: Card | None = None  # the upcard taken this turn
+        self.wall_knock = False  # a knock at the wall was played
 
     def fail(self, problem: str) -> Mismatch:
         return Mismatch(_describe(self.state, self.deal, problem))
@@ -171,11 +197,11 @@ class DualGame:
         action = _OURS_BY_NUMBER[number]
         self.taken = self.deal.discard_pile[-1] if action == DRAW_DISCARD else None
         self.state.apply_action(number)
-        if self.state.is_terminal():  # OpenSpiel's limit on upcard draws
-            if self.deal.is_over:
-                raise self.fail("both deals ended at an upcard draw")
-            return DRAW_LIMIT
         self.deal.apply(action)
+        if self.state.is_terminal() != self.deal.is_over:
+            if self.state.is_terminal():  # OpenSpiel's limit on upcard draws
+                return DRAW_LIMIT
+            raise self.fail("our deal ended at a draw and OpenSpiel's did not")
         if number == DRAW_STOCK_ACTION:
             self._deal_stock_card()
         return None
@@ -197,12 +223,11 @@ class DualGame:
         our_knocks = {a.cards[0] for a in ours if a.kind is Kind.KNOCK}
         if {a.kind for a in ours} - {Kind.DISCARD, Kind.KNOCK}:
             raise self.fail(f"ours offers more than discards and knocks: {_names(ours)}")
-        differs: set[str] = set()
         extra = their_cards - our_discards
         if extra:
-            if extra != {taken} or taken in our_discards:
+            if extra != {taken} or taken in our_discards or self.rules.discard_taken:
                 raise self.fail(f"discards: OpenSpiel {sorted(their_cards)} ours {_names(ours)}")
-            differs.add(TAKEN_BACK)
+            tally.differing[TAKEN_BACK] += 1
         if our_discards - their_cards:
             raise self.fail(f"we offer discards OpenSpiel does not: {our_discards - their_cards}")
         their_knocks: set[Card] = set()
@@ -210,15 +235,7 @@ class DualGame:
             knocked = self.state.clone()
             knocked.apply_action(KNOCK)
             their_knocks = {card_from_openspiel(n) for n in knocked.legal_actions()}
-        extra = their_knocks - our_knocks
-        if extra:
-            if extra != {taken}:
-                raise self.fail(f"knocks: OpenSpiel {sorted(their_knocks)} ours {_names(ours)}")
-            differs.add(TAKEN_KNOCK)
-        if our_knocks - their_knocks:
-            raise self.fail(f"we offer knocks OpenSpiel does not: {our_knocks - their_knocks}")
-        for difference in differs:
-            tally.differing[difference] += 1
+        self._compare_knocks(their_knocks, our_knocks, tally)
         action = self._pick_give_back(ours, legal)
         seat = deal.current_seat
         assert seat is not None
@@ -233,10 +250,21 @@ class DualGame:
         deal.apply(action)
         return None
 
+    def _compare_knocks(self, theirs: set[Card], ours: set[Card], tally: Tally) -> None:
+        """The knock cards agree, but for the card just taken without ``discard_taken``."""
+        extra = theirs - ours
+        if extra:
+            if extra != {self.taken} or self.rules.discard_taken:
+                raise self.fail(f"knocks: OpenSpiel {sorted(theirs)} ours {sorted(ours)}")
+            tally.differing[TAKEN_KNOCK] += 1
+        if ours - theirs:
+            raise self.fail(f"we offer knocks OpenSpiel does not: {ours - theirs}")
+
     def _pick_give_back(self, ours: list[Action], legal: list[int]) -> Action:
         """The discard or knock played: a knock half of the times one is
-        legal; else the least-deadwood discard half of the times; else any
-        move, drawn from OpenSpiel's list (its moves we also allow) or ours."""
+        legal; else the least-deadwood discard (not the card just taken) half
+        of the times; else any move, drawn from OpenSpiel's list (its moves
+        we also allow) or ours."""
         rng = self.rng
         knocks = [a for a in ours if a.kind is Kind.KNOCK]
         if knocks and rng.random() < 0.5:
@@ -246,7 +274,8 @@ class DualGame:
             seat = self.deal.current_seat
             assert seat is not None
             without = deadwood_without_each(self.deal.hands(seat).mask)
-            return min(discards, key=lambda a: (without[a.cards[0].index], a.cards[0].index))
+            kept = [a for a in discards if a.cards[0] != self.taken] or discards
+            return min(kept, key=lambda a: (without[a.cards[0].index], a.cards[0].index))
         if not self.from_openspiel:
             return rng.choice(ours)
         allowed = {card_to_openspiel(a.cards[0]) for a in discards}
@@ -257,13 +286,43 @@ class DualGame:
 
     # -- the end --------------------------------------------------------------
     def _wall(self, legal: list[int], tally: Tally) -> str | None:
-        if not self.deal.is_over or self.deal.end_reason is not EndReason.WALL:
-            raise self.fail("OpenSpiel is at the wall and our deal is not over by it")
+        """OpenSpiel's wall: pass, or take the upcard to knock (``wall_knock``:
+        ``decline`` or ``draw discard`` and a knock; without it our deal has
+        ended drawn)."""
         if legal not in ([PASS], [PASS, KNOCK]):
             raise self.fail(f"the wall: {legal}")
-        if KNOCK in legal:
-            tally.differing[WALL_KNOCK] += 1
-        self.state.apply_action(PASS)
+        deal = self.deal
+        if not self.rules.wall_knock:
+            if not deal.is_over or deal.end_reason is not EndReason.WALL:
+                raise self.fail("OpenSpiel is at the wall and our deal is not over by it")
+            if KNOCK in legal:
+                tally.differing[WALL_KNOCK] += 1
+            self.state.apply_action(PASS)
+            return None
+        player = self.state.current_player()
+        if deal.is_over or deal.current_seat != player:
+            raise self.fail(f"OpenSpiel's player {player} is at the wall; ours is at {deal!r}")
+        ours = [a for a in deal.legal_actions() if a.kind is not Kind.UNDO]
+        expected = {DECLINE} | ({DRAW_DISCARD} if KNOCK in legal else set())
+        if set(ours) != expected:
+            raise self.fail(f"the wall: OpenSpiel {legal} against ours {_names(ours)}")
+        if KNOCK not in legal or self.rng.random() < 0.5:
+            self.state.apply_action(PASS)
+            deal.apply(DECLINE)
+            return None
+        self.taken = deal.discard_pile[-1]
+        self.wall_knock = True
+        self.state.apply_action(KNOCK)
+        deal.apply(DRAW_DISCARD)
+        ours = [a for a in deal.legal_actions() if a.kind is not Kind.UNDO]
+        if any(a.kind is not Kind.KNOCK for a in ours):
+            raise self.fail(f"at the wall we offer more than knocks: {_names(ours)}")
+        their_knocks = {card_from_openspiel(n) for n in self.state.legal_actions()}
+        self._compare_knocks(their_knocks, {a.cards[0] for a in ours}, tally)
+        action = self.rng.choice(ours)
+        self.state.apply_action(card_to_openspiel(action.cards[0]))
+        deal.apply(action)
+        self._showdown(player, tally)
         return None
 
     def _showdown(self, knocker: int, tally: Tally) -> None:
@@ -310,14 +369,28 @@ class DualGame:
         return float(self.state.returns()[0]), float(ours)
 
 
-def play_games(games: int, seed: int) -> Tally:
+def _ending(game: DualGame) -> str:
+    """How a compared deal ended: the outcome of a knock (at the wall or
+    not), ``wall``, or which of OpenSpiel's draws (our end reason ``cap``)."""
+    deal = game.deal
+    settlement = deal.settlement
+    assert settlement is not None
+    if deal.end_reason is EndReason.KNOCK:
+        return ("wall " if game.wall_knock else "") + str(settlement.outcome)
+    if deal.end_reason is EndReason.CAP:
+        last = deal.history[-1][1]
+        return "pile draw limit" if last == DRAW_DISCARD else "thrown back twice"
+    return str(deal.end_reason)
+
+
+def play_games(games: int, seed: int, rules: Rules = RULES) -> Tally:
     """Play ``games`` seeded games in both engines, comparing them (see the module)."""
     tally = Tally()
     rng = random.Random(seed)
     for number in range(games):
         deck = list(range(52))
         rng.shuffle(deck)
-        game = DualGame(deck, rng, from_openspiel=number % 2 == 0)
+        game = DualGame(deck, rng, number % 2 == 0, rules)
         stopped: str | None = None
         while not game.state.is_terminal() and stopped is None:
             stopped = game.compare_and_play(tally)
@@ -332,9 +405,7 @@ def play_games(games: int, seed: int) -> Tally:
             raise game.fail(f"scores: OpenSpiel {openspiel_score}, ours {our_score}")
         settlement = game.deal.settlement
         assert settlement is not None
-        tally.endings[
-            str(settlement.outcome) if game.deal.end_reason is EndReason.KNOCK else "wall"
-        ] += 1
+        tally.endings[_ending(game)] += 1
         tally.scores_compared += 1
     return tally
 
@@ -346,16 +417,25 @@ def tally() -> Tally:
 
 def test_every_position_agrees_but_for_the_documented_differences(tally: Tally) -> None:
     # play_games raises at the first undocumented difference; here: every
-    # documented one still shows (else docs/rules/gin-standard.md §7 is stale).
+    # documented one shows (else docs/rules/gin-standard.md §7 is stale).
     assert tally.games == GAMES
     assert tally.decisions > 50 * GAMES
-    assert set(tally.differing) | set(tally.stopped) == set(DIFFERENCES)
+    assert set(tally.differing) | set(tally.stopped) == documented_differences(RULES)
 
 
 def test_the_scores_agree_and_the_showdowns_are_legal_in_openspiel(tally: Tally) -> None:
     assert tally.scores_compared == GAMES - sum(tally.stopped.values())
     assert {"wall", "knock", "gin", "undercut", "tie"} <= set(tally.endings)
+    assert {"wall knock", "pile draw limit", "thrown back twice"} <= set(tally.endings)
     assert tally.melds_laid > GAMES and tally.layoffs_laid > GAMES // 10
+
+
+def test_the_openspiel_options_remove_exactly_their_differences() -> None:
+    """Without ``discard_taken``, ``pile_draw_limit`` and ``wall_knock`` the
+    positions differ by exactly the differences those options remove."""
+    found = play_games(GAMES_WITHOUT_OPTIONS, SEED + 1, WITHOUT_OPTIONS)
+    assert set(found.differing) | set(found.stopped) == documented_differences(WITHOUT_OPTIONS)
+    assert found.scores_compared == GAMES_WITHOUT_OPTIONS - sum(found.stopped.values())
 
 
 def test_a_difference_the_documents_do_not_list_fails() -> None:
