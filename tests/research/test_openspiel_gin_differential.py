@@ -30,6 +30,10 @@ lay-offs) and arranged for the players in ours: the OpenSpiel players lay the
 knocker's melds and the defender's lay-offs and melds that our settlement
 chose, every one of which must be legal there, and then the two scores must
 agree: OpenSpiel's return of seat 0 is our net of seat 0 less that of seat 1.
+
+That it can fail is tested too: a deal one stock card off, and the preset
+with one rule changed (a tie undercutting, a lay-off on gin, another knock
+limit, wall or draw limit), are each caught.
 """
 
 from __future__ import annotations
@@ -50,7 +54,12 @@ from pyrummy.core.deal import Deal
 from pyrummy.core.phases import EndReason
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import deadwood_without_each
-from pyrummy.research.openspiel_gin import card_from_openspiel, card_to_openspiel, meld_numbers
+from pyrummy.research.openspiel_gin import (
+    GIN_RULES,
+    card_from_openspiel,
+    card_to_openspiel,
+    meld_numbers,
+)
 
 GAME: Final = pyspiel.load_game("gin_rummy")
 RULES: Final = find_rules("gin-openspiel")
@@ -305,7 +314,10 @@ class DualGame:
         ours = [a for a in deal.legal_actions() if a.kind is not Kind.UNDO]
         expected = {DECLINE} | ({DRAW_DISCARD} if KNOCK in legal else set())
         if set(ours) != expected:
-            raise self.fail(f"the wall: OpenSpiel {legal} against ours {_names(ours)}")
+            if set(ours) != {DECLINE} or not self._knocks_only_with_the_upcard():
+                raise self.fail(f"the wall: OpenSpiel {legal} against ours {_names(ours)}")
+            tally.differing[TAKEN_KNOCK] += 1
+            legal = [PASS]
         if KNOCK not in legal or self.rng.random() < 0.5:
             self.state.apply_action(PASS)
             deal.apply(DECLINE)
@@ -324,6 +336,14 @@ class DualGame:
         deal.apply(action)
         self._showdown(player, tally)
         return None
+
+    def _knocks_only_with_the_upcard(self) -> bool:
+        """At the wall: is OpenSpiel's knock possible only with the upcard as
+        the knock card (ours forbids that without ``discard_taken``)?"""
+        knocked = self.state.clone()
+        knocked.apply_action(KNOCK)
+        upcard = card_to_openspiel(self.deal.discard_pile[-1])
+        return not self.rules.discard_taken and list(knocked.legal_actions()) == [upcard]
 
     def _showdown(self, knocker: int, tally: Tally) -> None:
         """Lay our settlement's melds and lay-offs in OpenSpiel, each legal there."""
@@ -436,6 +456,26 @@ def test_the_openspiel_options_remove_exactly_their_differences() -> None:
     found = play_games(GAMES_WITHOUT_OPTIONS, SEED + 1, WITHOUT_OPTIONS)
     assert set(found.differing) | set(found.stopped) == documented_differences(WITHOUT_OPTIONS)
     assert found.scores_compared == GAMES_WITHOUT_OPTIONS - sum(found.stopped.values())
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"tie_undercuts": True},
+        {"layoff_on_gin": True},
+        {"knock_limit": 9},
+        {"wall_cards": 3},
+        {"pile_draw_limit": 49},
+    ],
+    ids=lambda options: " ".join(f"{k}={v}" for k, v in options.items()),
+)
+def test_a_rule_changed_in_our_preset_is_caught(changed: dict[str, object]) -> None:
+    with pytest.raises(Mismatch):
+        play_games(GAMES, SEED, RULES.with_options(**changed))
+
+
+def test_the_openspiel_adapter_shows_our_bots_the_preset() -> None:
+    assert GIN_RULES is RULES
 
 
 def test_a_difference_the_documents_do_not_list_fails() -> None:
