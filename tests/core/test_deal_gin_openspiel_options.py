@@ -1,4 +1,4 @@
-"""OpenSpiel's gin options (docs/rules/gin-standard.md §7) on hand-built deals.
+"""OpenSpiel's gin options (docs/rules/gin-standard.md §8) on hand-built deals.
 
 ``discard_taken`` (the card just taken may go back, or be the knock card;
 twice running ends the deal drawn), ``pile_draw_limit`` (the deal ends drawn

@@ -19,7 +19,7 @@ offer it.
 A position may differ only by a difference that the rules keep from
 OpenSpiel's (:func:`documented_differences`: none for ``gin-openspiel``,
 whose options ``discard_taken``, ``pile_draw_limit`` and ``wall_knock``
-remove them; docs/rules/gin-standard.md §7); those positions are counted,
+remove them; docs/rules/gin-standard.md §8); those positions are counted,
 every other difference fails the test, and each documented one must show. The move played is drawn from the moves
 both engines allow: half of the games draw it from OpenSpiel's list, half
 from ours (the two directions), with a bias towards knocking and towards the
@@ -71,7 +71,7 @@ KNOCK: Final = 55
 MAX_MELD: Final = 5  # OpenSpiel numbers melds of 3 to 5 cards
 
 #: The differences between OpenSpiel's rules and ours that an option of
-#: ours removes (docs/rules/gin-standard.md §7): each is counted where it shows.
+#: ours removes (docs/rules/gin-standard.md §8): each is counted where it shows.
 TAKEN_BACK: Final = "OpenSpiel lets the upcard just taken be discarded"
 TAKEN_KNOCK: Final = "OpenSpiel lets the upcard just taken be the knock card"
 WALL_KNOCK: Final = "OpenSpiel lets the player at the wall take the upcard to knock"
@@ -105,7 +105,7 @@ SEED: Final = 20261205
 
 
 class Mismatch(AssertionError):
-    """A position where the engines differ in a way §7 does not list."""
+    """A position where the engines differ in a way docs/rules/gin-standard.md §8 does not list."""
 
 
 @dataclass
@@ -437,7 +437,7 @@ def tally() -> Tally:
 
 def test_every_position_agrees_but_for_the_documented_differences(tally: Tally) -> None:
     # play_games raises at the first undocumented difference; here: every
-    # documented one shows (else docs/rules/gin-standard.md §7 is stale).
+    # documented one shows (else docs/rules/gin-standard.md §8 is stale).
     assert tally.games == GAMES
     assert tally.decisions > 50 * GAMES
     assert set(tally.differing) | set(tally.stopped) == documented_differences(RULES)

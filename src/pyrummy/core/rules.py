@@ -106,7 +106,7 @@ class Rules:
     # Oklahoma: the first up-card's value is the knock limit (an ace: gin
     # only); a spade up-card doubles the deal's score.
     oklahoma: bool = False
-    # -- OpenSpiel's gin_rummy (docs/rules/gin-standard.md §7): off elsewhere --
+    # -- OpenSpiel's gin_rummy (docs/rules/gin-standard.md §8): off elsewhere --
     # The card just taken from the pile may be discarded, or be the knock
     # card; a card so thrown back twice running ends the deal drawn.
     discard_taken: bool = False

@@ -1,7 +1,7 @@
 """Our bots at OpenSpiel's own C++ ``gin_rummy``, as ``pyspiel.Bot`` objects.
 
 OpenSpiel's gin is played by its rules, which our preset ``gin-openspiel``
-declares (docs/rules/gin-standard.md §7): knock card 10, gin bonus 25,
+declares (docs/rules/gin-standard.md §8): knock card 10, gin bonus 25,
 undercut bonus 25 (a tie is worth 0 to both there), no lay-off on gin, the
 *wall* (with two cards left in the stock the next player may only take the
 upcard to knock, or pass: a draw), the first-turn choice to take the upcard
