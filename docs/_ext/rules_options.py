@@ -80,6 +80,21 @@ MEANINGS: dict[str, tuple[str, str]] = {
         "the first up-card's value is the knock limit (an ace: gin only); "
         "a spade up-card doubles the deal's score",
     ),
+    "discard_taken": (
+        "gin",
+        "the card just taken from the pile may be discarded or be the knock card; "
+        "the second such discard running ends the deal drawn (OpenSpiel)",
+    ),
+    "pile_draw_limit": (
+        "gin",
+        "the deal ends drawn at this many draws from the pile, the first up-card's offer "
+        "not counted (0: no limit; OpenSpiel: 50)",
+    ),
+    "wall_knock": (
+        "gin",
+        "at the wall the next player may take the discard to knock (only), or pass: "
+        "the deal is drawn (OpenSpiel)",
+    ),
     "match_end": ("match", "how a match ends"),
     "target": ("match", "the score that ends a match (`target`, `penalty_limit`)"),
     "deals": ("match", "the number of deals (`match_end=deals`, or `pay_per_point` scoring)"),

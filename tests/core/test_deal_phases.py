@@ -53,6 +53,7 @@ def _reference_discard(deal: Deal, action: Action) -> None:
         deal._public[seat] &= ~bit
         deal._taken_held[seat] &= ~bit
     deal._pile.append(card)
+    discard_phase.openspiel_count(deal, card)
     if deal._played_turn:
         deal._played[seat] = True
     start_turn(deal, (seat + 1) % deal.players)

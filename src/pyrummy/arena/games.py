@@ -6,9 +6,9 @@ OpenSpiel's C++ ``gin_rummy`` with its default parameters (knock card 10,
 gin bonus 25, undercut bonus 25, the wall, the first-upcard pass), so that
 OpenSpiel's bots play under their own rules. Our bots, programs and
 RLCard's agent play it through :class:`pyrummy.research.openspiel_gin.PyrummyGinBot`,
-which shows them the deal as our gin with OpenSpiel's bonuses
-(:data:`~pyrummy.research.openspiel_gin.GIN_RULES`) and plays the showdown
-for them.
+which shows them the deal under our preset of OpenSpiel's rules,
+``gin-openspiel`` (:data:`~pyrummy.research.openspiel_gin.GIN_RULES`), and
+plays the showdown for them.
 
 Every deal is for two seats; :meth:`Game.play_deal` returns each seat's
 *points*, zero-sum: the settlement's net where a preset moves points

@@ -194,6 +194,7 @@ _EN: Final[dict[str, str]] = {
     "action.decline_not_allowed": "you may decline the discard only when the stock is empty",
     "action.offer_pending": "the first up-card is offered to you: take it or pass",
     "action.offer_passed": "both players passed the first up-card: draw from the stock",
+    "action.wall_knock_only": "at the wall you may take the discard only to knock, or pass",
     "action.no_big_gin": "there is no big gin in this game",
     "action.big_gin_unmelded": "big gin needs all 11 cards melded",
     "action.knock_limit": (
@@ -257,6 +258,9 @@ _RU: Final[dict[str, str]] = {
     "action.decline_not_allowed": "отказаться от карты из сброса можно, только когда колода пуста",
     "action.offer_pending": "вам предложена первая открытая карта: возьмите её или спасуйте",
     "action.offer_passed": "оба игрока спасовали на первую открытую карту: берите из колоды",
+    "action.wall_knock_only": (
+        "у стены карту из сброса можно взять, только чтобы постучать, или спасовать"
+    ),
     "action.no_big_gin": "в этой игре нет большого джина",
     "action.big_gin_unmelded": "для большого джина все 11 карт должны быть в комбинациях",
     "action.knock_limit": (

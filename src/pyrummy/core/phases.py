@@ -17,7 +17,8 @@ class Phase(Enum):
     - ``DRAW``: the seat to play takes the top card of the stock or of the
       discard pile.
     - ``DECLINE``: the turn starts with the stock empty: take the top discard
-      or decline it (what declining does depends on the preset).
+      or decline it (what declining does depends on the preset); in gin with
+      ``wall_knock``, at the wall: take the discard to knock, or pass.
     - ``OFFER`` (gin with ``up_card_offer``): the first up-card is offered,
       to the non-dealer and then the dealer: take it (``draw discard``) or
       pass (``decline``, also read as ``pass``).

@@ -106,6 +106,16 @@ class Rules:
     # Oklahoma: the first up-card's value is the knock limit (an ace: gin
     # only); a spade up-card doubles the deal's score.
     oklahoma: bool = False
+    # -- OpenSpiel's gin_rummy (docs/rules/gin-standard.md §8): off elsewhere --
+    # The card just taken from the pile may be discarded, or be the knock
+    # card; a card so thrown back twice running ends the deal drawn.
+    discard_taken: bool = False
+    # The deal ends drawn at this many draws from the pile (the first
+    # up-card's offer not counted; 0: no limit).
+    pile_draw_limit: int = 0
+    # At the wall the next player may take the discard to knock with it
+    # (only to knock), or pass: the deal is drawn.
+    wall_knock: bool = False
 
     # -- match --
     match_end: MatchEnd = "target"
@@ -258,7 +268,14 @@ class Rules:
 
 _NOT_OPTIONS: Final = {"name", "family", "title", "aliases"}
 #: Options of standard gin that the other families do not play.
-_GIN_ONLY: Final = ("big_gin_bonus", "up_card_offer", "oklahoma")
+_GIN_ONLY: Final = (
+    "big_gin_bonus",
+    "up_card_offer",
+    "oklahoma",
+    "discard_taken",
+    "pile_draw_limit",
+    "wall_knock",
+)
 _RANKS_IN_SUIT: Final = 13
 
 
@@ -493,6 +510,9 @@ PRESETS: Final[dict[str, Rules]] = {
             tie_undercuts=False,
             layoff_on_gin=False,
             up_card_offer=True,
+            discard_taken=True,
+            pile_draw_limit=50,
+            wall_knock=True,
             match_end="deals",
             deals=1,
             turn_cap=200,

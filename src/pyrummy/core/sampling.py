@@ -27,7 +27,7 @@ from pyrummy.core.phases import EndReason, Phase
 _TABLE_PLAYS: Final = frozenset({ActionKind.MELD, ActionKind.LAYOFF, ActionKind.SWAP_JOKER})
 _TURN_ENDS: Final = frozenset({ActionKind.DISCARD, ActionKind.KNOCK})
 
-__all__ = ["put_down_from_history", "sample_deal"]
+__all__ = ["openspiel_counts", "put_down_from_history", "sample_deal"]
 
 
 def sample_deal(seen: Observation, rng: random.Random) -> Deal:
@@ -105,6 +105,46 @@ def put_down_from_history(
     return played, True in stack
 
 
+def openspiel_counts(seen: Observation) -> tuple[int, bool]:
+    """OpenSpiel's counts (``pile_draw_limit``, ``discard_taken``), read from the
+    public history: the draws from the pile that a discard followed (the
+    first up-card's offer not counted), and whether the last discard threw
+    back the card taken that turn.
+
+    >>> from pyrummy.core.deal import new_deal
+    >>> deal = new_deal("gin-openspiel", hands=["AS 2S 3S 4H 5H 6H 7D 7S 7C 9C",
+    ...     "AD 2D 3D 4C 5C 6C 8S 9S TS 2C"], upcard="QH", stock="KD", seed=1)
+    >>> for step in ("draw discard", "discard QH", "draw discard", "discard 9C"):
+    ...     deal.apply(step)
+    >>> openspiel_counts(deal.observe(0))
+    (1, False)
+    """
+    top = None if seen.up_card is None else seen.up_card.index
+    offer = seen.rules.up_card_offer
+    taken: int | None = None
+    counted = False
+    draws, thrown_back = 0, False
+    for number, (_, action) in enumerate(seen.history):
+        kind = action.kind
+        if kind is ActionKind.DRAW_DISCARD:
+            taken = top
+            offered = (
+                offer
+                and number < seen.players
+                and all(a.kind is ActionKind.DECLINE for _, a in seen.history[:number])
+            )
+            counted = not offered
+        elif kind is ActionKind.DRAW_STOCK or kind is ActionKind.UNDO:
+            taken = None
+        elif kind is ActionKind.DISCARD:
+            card = action.cards[0].index
+            thrown_back = card == taken
+            if taken is not None and counted:
+                draws += 1
+            top, taken = card, None
+    return draws, thrown_back
+
+
 def _deal_in_position(
     seen: Observation,
     hands: list[int],
@@ -152,6 +192,18 @@ def _deal_in_position(
     deal._offer_passes = seen.offer_passes
     # Both passed the first up-card and nobody has drawn yet: the stock only.
     deal._stock_only = seen.offer_passes >= seen.players and len(seen.history) == seen.players
+    rules = seen.rules
+    if rules.discard_taken or rules.pile_draw_limit:
+        deal._pile_draws, deal._thrown_back = openspiel_counts(seen)
+    # The wall (wall_knock): the seat to play may take the discard to knock,
+    # or has taken it (a turn's draw from the pile with the stock at the wall).
+    deal._at_wall = (
+        rules.wall_knock
+        and 0 < len(stock) <= rules.wall_cards
+        and (
+            seen.phase is Phase.DECLINE or (seen.phase is Phase.DISCARD and deal._taken is not None)
+        )
+    )
     deal._rng = rng
     deal._end = EndReason(seen.end_reason)
     hand = hands[deal._seat]

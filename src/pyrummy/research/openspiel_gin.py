@@ -1,16 +1,18 @@
 """Our bots at OpenSpiel's own C++ ``gin_rummy``, as ``pyspiel.Bot`` objects.
 
-OpenSpiel's gin is played by its rules, not ours: knock card 10, gin bonus
-25, undercut bonus 25 (a tie is worth 0 to both there), no lay-off on gin,
-the *wall* (with two cards left in the stock the next player may only take
-the upcard to knock, or pass: a draw), the first-turn choice to take the
-upcard or pass it, and after a knock the players lay their melds and
-lay-offs one action at a time.
+OpenSpiel's gin is played by its rules, which our preset ``gin-openspiel``
+declares (docs/rules/gin-standard.md §8): knock card 10, gin bonus 25,
+undercut bonus 25 (a tie is worth 0 to both there), no lay-off on gin, the
+*wall* (with two cards left in the stock the next player may only take the
+upcard to knock, or pass: a draw), the first-turn choice to take the upcard
+or pass it, the upcard just taken may be thrown back, and after a knock the
+players lay their melds and lay-offs one action at a time (ours arranges
+them for the players: the one difference the preset keeps).
 
 :class:`PyrummyGinBot` translates what its player may know in an OpenSpiel
 state into one of our :class:`~pyrummy.core.observation.Observation` objects
-under :data:`GIN_RULES` (our gin with OpenSpiel's bonuses), asks our bot,
-and translates the answer back to OpenSpiel's action numbers:
+under :data:`GIN_RULES` (the ``gin-openspiel`` preset), asks our bot, and
+translates the answer back to OpenSpiel's action numbers:
 
 - *What it reads*: its own hand, the upcard, the dead discard pile, the
   stock size and the cards each player is publicly known to hold (taken
@@ -18,10 +20,15 @@ and translates the answer back to OpenSpiel's action numbers:
   the history's player actions; its own stock draws from the chance
   outcomes that follow *its own* "Draw stock" actions. The opponent's hand
   and the opponent's stock draws are never read.
-- *Decisions by our bot*: first upcard (take = ``draw discard``, pass =
-  ``draw stock``), draw, discard or knock, and at the wall (the upcard is
-  added to the hand; a knock is played as OpenSpiel's Knock, anything else
-  as Pass).
+- *Decisions by our bot*: first upcard (asked as a draw: take = ``draw
+  discard``, pass = ``draw stock``), draw, discard or knock, and at the wall
+  (asked as one discard decision with the upcard added to the hand; a knock
+  is played as OpenSpiel's Knock, anything else as Pass). The wall question
+  is put under :data:`GIN_RULES` without ``wall_knock``: there a discard
+  meets the wall and draws the deal, which is what passing does, so a bot
+  weighs its knock against a draw (the preset's own question, take the
+  upcard or pass and then the knock card, asks our bots' draw logic, which
+  does not weigh the knock).
 - *Decisions made here*: after a knock the knocker discards the card our
   bot knocked with and lays the melds of its least-deadwood arrangement
   (runs longer than 5 split, OpenSpiel numbers melds of 3-5 cards); the
@@ -61,8 +68,10 @@ from pyrummy.core.phases import Phase
 from pyrummy.core.rules import Rules, find_rules
 from pyrummy.core.solver import best_arrangement, deadwood
 
-#: Our gin with OpenSpiel's scoring: the rules our bots think they play.
-GIN_RULES: Final[Rules] = find_rules("gin", gin_bonus=25, undercut_bonus=25, layoff_on_gin=False)
+#: OpenSpiel's rules as our preset declares them: the rules our bots think they play.
+GIN_RULES: Final[Rules] = find_rules("gin-openspiel")
+#: The wall's knock-or-pass, asked as a discard decision (see the module docstring).
+_WALL_QUESTION: Final[Rules] = GIN_RULES.with_options(wall_knock=False)
 
 DRAW_UPCARD: Final = 52
 DRAW_STOCK_ACTION: Final = 53
@@ -167,13 +176,18 @@ class _View:
         self.stock = state.stock_size()
 
     def observation(
-        self, phase: Phase, hand: CardSet, legal: Sequence[Action], extra: Sequence[Action] = ()
+        self,
+        phase: Phase,
+        hand: CardSet,
+        legal: Sequence[Action],
+        extra: Sequence[Action] = (),
+        rules: Rules = GIN_RULES,
     ) -> Observation:
         pile = tuple(self.dead) + (() if self.upcard is None else (self.upcard,))
         sizes = tuple(len(hand) if seat == self.me else 10 for seat in range(2))
         return Observation(
             seat=self.me,
-            rules=GIN_RULES,
+            rules=rules,
             players=2,
             dealer=1,
             deal_number=1,
@@ -203,8 +217,9 @@ class _View:
 
 
 def _give_backs(hand: CardSet, keep: Card | None, can_knock: bool) -> list[Action]:
-    """Our discard and knock actions for an 11-card hand (sorted by number)."""
-    cards = [card for card in hand if card != keep]
+    """Our discard and knock actions for an 11-card hand (sorted by number);
+    ``keep``, the upcard just taken, is among them only under ``discard_taken``."""
+    cards = [card for card in hand if card != keep or GIN_RULES.discard_taken]
     actions = [DISCARDS[card.index] for card in cards]
     if can_knock:
         limit = GIN_RULES.knock_limit
@@ -287,7 +302,9 @@ class PyrummyGinBot(pyspiel.Bot):  # type: ignore[misc]
             view.drawn = view.taken = view.upcard
             view.upcard = None
             options = _give_backs(hand, view.taken, True)
-            choice = self._ask(view, Phase.DISCARD, hand, options, extra=[DRAW_DISCARD])
+            choice = self._ask(
+                view, Phase.DISCARD, hand, options, extra=[DRAW_DISCARD], rules=_WALL_QUESTION
+            )
             if choice.kind is ActionKind.KNOCK:
                 self._knock_card = choice.card
                 return KNOCK
@@ -303,8 +320,9 @@ class PyrummyGinBot(pyspiel.Bot):  # type: ignore[misc]
         hand: CardSet,
         legal: Sequence[Action],
         extra: Sequence[Action] = (),
+        rules: Rules = GIN_RULES,
     ) -> Action:
-        observation = view.observation(phase, hand, legal, extra)
+        observation = view.observation(phase, hand, legal, extra, rules)
         return self.bot.choose(observation, list(legal))
 
     def _give_back(self, choice: Action, legal: list[int]) -> int:

@@ -19,7 +19,13 @@ from __future__ import annotations
 from pyrummy.core.actions import BIG_GIN, UNDO, Action, ActionKind
 from pyrummy.core.cards import Card
 from pyrummy.core.deal.state import DealState
-from pyrummy.core.deal.tables import DISCARD_TABLES, KNOCK_TABLES, PHASE_DRAW, card_actions
+from pyrummy.core.deal.tables import (
+    DISCARD_TABLES,
+    KNOCK_TABLES,
+    PHASE_DECLINE,
+    PHASE_DRAW,
+    card_actions,
+)
 from pyrummy.core.deal.turns import finish, go_out, start_turn
 from pyrummy.core.messages import Message
 from pyrummy.core.patterns import WITHOUT_CARD
@@ -33,16 +39,21 @@ __all__ = [
     "discard_allowed",
     "knock",
     "legal_actions",
+    "openspiel_count",
     "problem",
 ]
 
 
 def legal_actions(deal: DealState) -> tuple[Action, ...]:
-    """Undo (if any), the discards, then the family's knocks."""
+    """Undo (if any), the discards, then the family's knocks; at the wall
+    (``wall_knock``: the discard was taken to knock) the knocks only."""
     hand = deal._hands[deal._seat]
     taken = deal._taken
-    options = hand if taken is None else hand & WITHOUT_CARD[taken]
+    options = hand if taken is None or deal._taken_free else hand & WITHOUT_CARD[taken]
     listed: tuple[Action, ...] = (UNDO,) if deal._undo else ()
+    if deal._at_wall:
+        knocks = deal._policy.knock_cards(hand, options, deal._knock_rules)
+        return listed + card_actions(KNOCK_TABLES, knocks)
     listed += card_actions(DISCARD_TABLES, options)
     knocks = deal._policy.knock_cards(hand, options, deal._knock_rules)
     if knocks:
@@ -61,13 +72,16 @@ def discard_allowed(deal: DealState, hand: int) -> bool:
 def problem(deal: DealState, kind: ActionKind, card: Card) -> Message | None:
     """Why discarding or knocking with ``card`` (in the hand) is refused, if it is."""
     hand = deal._hands[deal._seat]
+    taken_back = deal._taken == card.index and not deal._taken_free
     if kind is ActionKind.DISCARD:
-        if deal._taken == card.index:
+        if deal._at_wall:
+            return Message.of("action.wall_knock_only")
+        if taken_back:
             return Message.of("action.taken_discard_back", card=card.pretty())
         if not discard_allowed(deal, hand):
             return Message.of("action.all_seven")
         return None
-    if deal._taken == card.index:
+    if taken_back:
         return Message.of("action.taken_discard_knock", card=card.pretty())
     return deal._policy.knock_problem(hand, card.index, deal._knock_rules)
 
@@ -82,7 +96,13 @@ def big_gin_problem(deal: DealState) -> Message | None:
 
 
 def discard(deal: DealState, seat: int, card: int) -> None:
-    """``seat`` discards card number ``card``: the turn (or the deal) ends."""
+    """``seat`` discards card number ``card``: the turn (or the deal) ends.
+
+    OpenSpiel's options: under ``discard_taken`` the second discard running
+    of a card taken that turn ends the deal drawn; under ``pile_draw_limit``
+    the turn's draw from the pile (not the first up-card's offer) counts;
+    under ``wall_knock`` the wall gives the next seat the discard to knock with.
+    """
     without = WITHOUT_CARD[card]
     hands = deal._hands
     hand = hands[seat] = hands[seat] & without
@@ -94,7 +114,15 @@ def discard(deal: DealState, seat: int, card: int) -> None:
     if not hand and deal._policy.out_by_discard:
         go_out(deal, seat)
         return
+    if (deal._taken_free or deal._pile_limit) and openspiel_count(deal, card):
+        return
     if len(deal._stock) <= deal._wall_stock:
+        if deal._wall_knock:
+            start_turn(deal, (seat + 1) % deal.players)
+            if not deal.is_over:
+                deal.phase = PHASE_DECLINE
+                deal._at_wall = True
+            return
         finish(deal, EndReason.WALL, "draw")
         return
     if deal._played_turn:
@@ -115,6 +143,28 @@ def discard(deal: DealState, seat: int, card: int) -> None:
     deal._melds_turn = deal._undos_turn = 0
     deal._played_turn = False
     deal.phase = PHASE_DRAW
+
+
+def openspiel_count(deal: DealState, card: int) -> bool:
+    """What a discard of card number ``card`` counts under OpenSpiel's options:
+    a card taken that turn thrown back (``discard_taken``: the second running
+    ends the deal drawn, and then this is True), a draw from the pile
+    (``pile_draw_limit``)."""
+    if deal._taken_free:
+        thrown_back = card == deal._taken
+        if thrown_back and deal._thrown_back:
+            finish(deal, EndReason.CAP, "draw")
+            return True
+        deal._thrown_back = thrown_back
+    if deal._pile_limit and deal._taken is not None and not _offered(deal):
+        deal._pile_draws += 1
+    return False
+
+
+def _offered(deal: DealState) -> bool:
+    """Was the card taken this turn the first up-card, from its offer? (The
+    offer is made at turn 1, and at turn 2 after the non-dealer's pass.)"""
+    return deal.rules.up_card_offer and deal.turn == deal._offer_passes + 1
 
 
 def knock(deal: DealState, seat: int, card: int) -> None:

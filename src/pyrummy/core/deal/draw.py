@@ -26,22 +26,45 @@ from pyrummy.core.messages import Message
 from pyrummy.core.patterns import CARD_BITS
 from pyrummy.core.phases import EndReason, Phase
 
-__all__ = ["decline", "draw_discard", "draw_stock", "legal_actions", "problem"]
+__all__ = [
+    "decline",
+    "draw_discard",
+    "draw_stock",
+    "legal_actions",
+    "problem",
+    "wall_knock_possible",
+]
 
 
 def legal_actions(deal: DealState) -> tuple[Action, ...]:
     """The draw phase: the stock, and the pile if it has a card (not once
     both players passed the first up-card); the decline and offer phases:
-    the pile's card, or declining (passing) it."""
+    the pile's card, or declining (passing) it; at the wall (``wall_knock``)
+    the pile's card only if the player could knock with it."""
     if deal.phase is PHASE_DRAW:
         return DRAW_BOTH if deal._pile and not deal._stock_only else DRAW_STOCK_ONLY
+    if deal._at_wall:
+        return DECLINE_BOTH if wall_knock_possible(deal) else DECLINE_ONLY
     return DECLINE_BOTH if deal._pile else DECLINE_ONLY
+
+
+def wall_knock_possible(deal: DealState) -> bool:
+    """At the wall: could the seat to play knock after taking the pile's top
+    card (with that card as the knock card only under ``discard_taken``)?"""
+    top = deal._pile[-1]
+    hand = deal._hands[deal._seat] | CARD_BITS[top]
+    options = hand if deal._taken_free else hand & ~CARD_BITS[top]
+    return bool(deal._policy.knock_cards(hand, options, deal._knock_rules))
 
 
 def problem(deal: DealState, action: Action) -> Message | None:
     """Why a draw or a decline is refused, if it is."""
     kind = action.kind
     phase = deal.phase
+    if deal._at_wall and phase is Phase.DECLINE and kind is not ActionKind.DECLINE:
+        if kind is ActionKind.DRAW_STOCK or not wall_knock_possible(deal):
+            return Message.of("action.wall_knock_only")
+        return None
     if kind is ActionKind.DRAW_STOCK:
         if phase is Phase.DECLINE:
             return Message.of("action.stock_empty")
@@ -81,7 +104,12 @@ def draw_stock(deal: DealState, seat: int) -> None:
 
 
 def draw_discard(deal: DealState, seat: int) -> None:
-    """``seat`` takes the pile's top card (public, and undoable)."""
+    """``seat`` takes the pile's top card (public, and undoable); the draw
+    that reaches ``rules.pile_draw_limit`` ends the deal drawn instead."""
+    limit = deal._pile_limit
+    if limit and deal.phase is PHASE_DRAW and deal._pile_draws + 1 >= limit:
+        finish(deal, EndReason.CAP, deal._policy.nobody_out)
+        return
     card = deal._pile.pop()
     bit = CARD_BITS[card]
     deal._hands[seat] |= bit
@@ -95,9 +123,13 @@ def draw_discard(deal: DealState, seat: int) -> None:
 def decline(deal: DealState, seat: int) -> None:
     """``seat`` declines the discard at an empty stock: the deal ends, or the
     same seat draws (from a stock rebuilt from the pile if the family says so).
-    Passing the first up-card (the offer phase) offers it to the next seat."""
+    Passing the first up-card (the offer phase) offers it to the next seat;
+    passing at the wall (``wall_knock``) ends the deal drawn."""
     if deal.phase is Phase.OFFER:
         pass_offer(deal, seat)
+        return
+    if deal._at_wall:
+        finish(deal, EndReason.WALL, "draw")
         return
     policy = deal._policy
     effect = policy.on_decline(deal.rules)

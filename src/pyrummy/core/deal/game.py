@@ -320,10 +320,10 @@ class Deal(DealState):
             phase = self.phase
             if phase is PHASE_DRAW:
                 legal = DRAW_BOTH if self._pile and not self._stock_only else DRAW_STOCK_ONLY
-            elif phase is PHASE_DISCARD:
+            elif phase is PHASE_DISCARD and not self._at_wall:
                 hand = self._hands[self._seat]
                 taken = self._taken
-                options = hand if taken is None else hand & WITHOUT_CARD[taken]
+                options = hand if taken is None or self._taken_free else hand & WITHOUT_CARD[taken]
                 # The discards: card_actions(DISCARD_TABLES, options) inlined,
                 # into one list (no intermediate tuples), the mask's bytes
                 # read at once (no shifted copies of the mask).
@@ -348,8 +348,13 @@ class Deal(DealState):
                 legal = listed
             elif phase is PHASE_MELD:
                 legal = table_play.legal_actions(self)
+            elif phase is PHASE_DISCARD:  # at the wall: knocks only
+                legal = discard_phase.legal_actions(self)
             elif phase is PHASE_DECLINE:
-                legal = DECLINE_BOTH if self._pile else DECLINE_ONLY
+                if self._at_wall:
+                    legal = draw_phase.legal_actions(self)
+                else:
+                    legal = DECLINE_BOTH if self._pile else DECLINE_ONLY
             elif phase is PHASE_OFFER:
                 legal = DECLINE_BOTH
             else:

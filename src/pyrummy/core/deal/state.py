@@ -131,6 +131,12 @@ class DealState:
     _up_card: int | None = state_field("share", None)
     _offer_passes: int = state_field("share", 0)
     _stock_only: bool = state_field("share", False)
+    # OpenSpiel's gin: draws from the pile so far (the offer's not counted),
+    # was the last discard the card taken that turn, is the seat to play at
+    # the wall (it may take the discard only to knock).
+    _pile_draws: int = state_field("share", 0)
+    _thrown_back: bool = state_field("share", False)
+    _at_wall: bool = state_field("share", False)
     # The result: the knock card, the settlement (computed when first asked
     # for from ``_pending``: how the deal ended, by whom, went rummy).
     _knock_card: int | None = state_field("share", None)
@@ -147,6 +153,10 @@ class DealState:
     # (gin's wall; -1: no wall).
     _wall_stock: int = state_field("derived")
     _all_seven: bool = state_field("derived")
+    # OpenSpiel's gin options (rules.discard_taken, pile_draw_limit, wall_knock).
+    _taken_free: bool = state_field("derived")
+    _pile_limit: int = state_field("derived")
+    _wall_knock: bool = state_field("derived")
     # Caches: the legal actions (never changed once cached: copies share
     # them), the cards that fit each table meld.
     _legal: Sequence[Action] | None = state_field("cache", None)
@@ -161,6 +171,9 @@ class DealState:
         self._play_phase = policy.play_phase
         self._wall_stock = rules.wall_cards if policy.wall else -1
         self._all_seven = policy.all_seven(rules, self.deal_number)
+        self._taken_free = rules.discard_taken
+        self._pile_limit = rules.pile_draw_limit
+        self._wall_knock = rules.wall_knock and policy.wall
 
     def _start_blank(self) -> None:
         """Every field with a start value set to it (see :func:`state_field`)."""

@@ -60,7 +60,7 @@ def undo_last(deal: DealState, seat: int) -> None:
         deal._taken_held[seat] &= ~bit
         deal._pile.append(saved)
         deal._drawn = deal._taken = None
-        deal.phase = PHASE_DRAW if deal._stock else PHASE_DECLINE
+        deal.phase = PHASE_DRAW if deal._stock and not deal._at_wall else PHASE_DECLINE
         return
     assert isinstance(saved, tuple)
     hand, table, own_meld, melds_turn, played_turn, public, held = saved

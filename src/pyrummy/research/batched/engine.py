@@ -86,7 +86,15 @@ def check_supported(rules: Rules) -> None:
 
 
 #: Standard gin's options the batched engine does not play, and their plain values.
-_STANDARD_GIN_OPTIONS: Final = ("up_card_offer", "oklahoma", "big_gin_bonus", "tie_undercuts")
+_STANDARD_GIN_OPTIONS: Final = (
+    "up_card_offer",
+    "oklahoma",
+    "big_gin_bonus",
+    "tie_undercuts",
+    "discard_taken",
+    "pile_draw_limit",
+    "wall_knock",
+)
 _PLAIN_GIN: Final = {name: getattr(find_rules("gin"), name) for name in _STANDARD_GIN_OPTIONS}
 
 
