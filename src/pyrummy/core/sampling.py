@@ -191,7 +191,12 @@ def _deal_in_position(
         deal._knock_rules = deal.rules.in_force(deal._up_card)
     deal._offer_passes = seen.offer_passes
     # Both passed the first up-card and nobody has drawn yet: the stock only.
-    deal._stock_only = seen.offer_passes >= seen.players and len(seen.history) == seen.players
+    # (The turn after the passes; the history may hold a taken-back up-card too.)
+    deal._stock_only = (
+        seen.offer_passes >= seen.players
+        and seen.turn == seen.players + 1
+        and seen.phase is Phase.DRAW
+    )
     rules = seen.rules
     if rules.discard_taken or rules.pile_draw_limit:
         deal._pile_draws, deal._thrown_back = openspiel_counts(seen)

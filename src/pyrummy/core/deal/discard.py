@@ -26,7 +26,7 @@ from pyrummy.core.deal.tables import (
     PHASE_DRAW,
     card_actions,
 )
-from pyrummy.core.deal.turns import finish, go_out, start_turn
+from pyrummy.core.deal.turns import finish, go_out, offer_turn, start_turn
 from pyrummy.core.messages import Message
 from pyrummy.core.patterns import WITHOUT_CARD
 from pyrummy.core.phases import EndReason
@@ -156,15 +156,9 @@ def openspiel_count(deal: DealState, card: int) -> bool:
             finish(deal, EndReason.CAP, "draw")
             return True
         deal._thrown_back = thrown_back
-    if deal._pile_limit and deal._taken is not None and not _offered(deal):
+    if deal._pile_limit and deal._taken is not None and not offer_turn(deal):
         deal._pile_draws += 1
     return False
-
-
-def _offered(deal: DealState) -> bool:
-    """Was the card taken this turn the first up-card, from its offer? (The
-    offer is made at turn 1, and at turn 2 after the non-dealer's pass.)"""
-    return deal.rules.up_card_offer and deal.turn == deal._offer_passes + 1
 
 
 def knock(deal: DealState, seat: int, card: int) -> None:

@@ -64,6 +64,13 @@ def start_turn(deal: DealState, seat: int, first: bool = False) -> None:
         deal.phase = PHASE_DECLINE
 
 
+def offer_turn(deal: DealState) -> bool:
+    """Is the first up-card offered this turn (standard gin's offer: turn 1,
+    and turn 2 after the non-dealer's pass, until every seat has passed)?"""
+    passes = deal._offer_passes
+    return deal.rules.up_card_offer and deal.turn == passes + 1 and passes < deal.players
+
+
 def pass_offer(deal: DealState, seat: int) -> None:
     """``seat`` passes the first up-card (docs/rules/gin-standard.md §2): it is
     offered to the next seat; once every seat has passed, the non-dealer

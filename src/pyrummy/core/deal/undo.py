@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pyrummy.core.cards import ALL_CARDS, CardSet
 from pyrummy.core.deal.state import DealState, UndoSnapshot
-from pyrummy.core.deal.tables import PHASE_DECLINE, PHASE_DRAW
+from pyrummy.core.deal.tables import PHASE_DECLINE, PHASE_DRAW, PHASE_OFFER
+from pyrummy.core.deal.turns import offer_turn
 from pyrummy.core.messages import Message
 from pyrummy.core.table import PublicUndo
 
@@ -60,7 +61,14 @@ def undo_last(deal: DealState, seat: int) -> None:
         deal._taken_held[seat] &= ~bit
         deal._pile.append(saved)
         deal._drawn = deal._taken = None
-        deal.phase = PHASE_DRAW if deal._stock and not deal._at_wall else PHASE_DECLINE
+        # Back to the phase the card was taken in: the up-card's offer, a
+        # draw, or the wall's (or an empty stock's) decline.
+        if offer_turn(deal):
+            deal.phase = PHASE_OFFER
+        elif deal._stock and not deal._at_wall:
+            deal.phase = PHASE_DRAW
+        else:
+            deal.phase = PHASE_DECLINE
         return
     assert isinstance(saved, tuple)
     hand, table, own_meld, melds_turn, played_turn, public, held = saved
