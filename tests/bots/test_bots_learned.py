@@ -28,6 +28,27 @@ def test_plays_whole_deals_with_legal_actions_only() -> None:
         assert deal.settlement is not None
 
 
+@pytest.mark.parametrize("preset", ["gin-standard", "gin-openspiel"])
+def test_plays_the_gin_presets_that_share_gin_s_weights(preset: str) -> None:
+    """Standard and OpenSpiel's gin deal the same cards and moves as ``gin``
+    (an offer of the up-card, other scores): the gin weights play them, to
+    the end of the deal, as the web table and the arena ask."""
+    bot = LearnedBot(seed=1)
+    passed = 0
+    for seed in range(20):
+        deal = new_deal(preset, players=2, seed=seed)
+        while not deal.is_over:
+            seat = deal.current_seat
+            assert seat is not None
+            legal = deal.legal_actions()
+            action = bot.choose(deal.observe(seat), legal)
+            assert action in legal
+            passed += action.kind is ActionKind.DECLINE
+            deal.apply(action)
+        assert deal.settlement is not None
+    assert passed  # the offer's pass is among its moves
+
+
 def test_never_takes_back_a_step() -> None:
     # The deal's own legal actions (as a server or the arena passes them) include undo.
     bot = LearnedBot(seed=1)

@@ -29,8 +29,14 @@ if TYPE_CHECKING:
 WEIGHTS_FOLDER: Final = "weights"
 
 
+#: Presets played with another preset's weights: the same cards, hand sizes
+#: and actions; other scores, bonuses and offers (what a deal is worth, not
+#: what the policy reads).
+SHARED_WEIGHTS: Final = {"gin-standard": "gin", "gin-openspiel": "gin"}
+
+
 def _weights_name(rules: Rules, players: int) -> str:
-    return f"{rules.name}-{players}p.npz"
+    return f"{SHARED_WEIGHTS.get(rules.name, rules.name)}-{players}p.npz"
 
 
 @cache
@@ -48,11 +54,13 @@ def learned_games() -> list[tuple[str, int]]:
 
 
 def learned_plays(rules: Rules, players: int) -> bool:
-    """Does a weights file ship for this game: its preset and players, with the
-    preset's hand size and no jokers? Other options (scores, bonuses, the match's
+    """Does a weights file ship for this game: its preset (or the one whose
+    weights it shares, :data:`SHARED_WEIGHTS`) and players, with the preset's
+    hand size and no jokers? Other options (scores, bonuses, the match's
     length) change what a deal is worth, not what the policy reads, and are
     played with the same weights."""
-    if (rules.name, players) not in learned_games() or rules.jokers:
+    trained = SHARED_WEIGHTS.get(rules.name, rules.name)
+    if (trained, players) not in learned_games() or rules.jokers:
         return False
     return rules.hand_size(players) == find_rules(rules.name).hand_size(players)
 
