@@ -41,6 +41,17 @@ NO_SIDEWAYS = """() => {
 }"""
 
 
+#: What the piles (with Oklahoma's note beside them) overlap on the board: a list.
+PILES_OVERLAP = """() => {
+  const piles = document.querySelector(".board > .piles").getBoundingClientRect();
+  return [...document.querySelectorAll(".board > *")].filter((el) => {
+    if (el.classList.contains("piles")) return false;
+    const q = el.getBoundingClientRect();
+    return q.width && piles.left < q.right && q.left < piles.right && piles.top < q.bottom && q.top < piles.bottom;
+  }).map((el) => el.className);
+}"""
+
+
 def open_setup(person: Person) -> None:
     """The friends' table setup with Gin chosen in its list of games."""
     person.page.click("#friends-start")
@@ -98,6 +109,9 @@ def test_friends_play_standard_gin_with_oklahoma(browser: Browser, url: str) -> 
     expect(offered.page.locator("#stock")).to_be_disabled()
     expect(offered.page.locator("#oklahoma")).to_be_visible()
     expect(waiting.page.locator("#btn-decline")).to_have_count(0)
+    # Beside the room's panel the board is short: the piles and the note overlap nothing.
+    offered.page.wait_for_timeout(500)  # the deal's cards settle
+    assert offered.page.evaluate(PILES_OVERLAP) == []
     offered.shot(f"friends-gin-offer-1280-{'en' if offered is anna else 'ru'}")
     # Both pass; then the first may only draw from the stock.
     play_turn(offered, knock=False)
@@ -131,6 +145,8 @@ def test_friends_may_choose_the_source_rules(browser: Browser, url: str) -> None
     page.goto(url + "/#/friends")
     page.select_option("#friends-game", "rummy")
     expect(page.locator("#friends-gin-rules")).to_have_count(0)
+    # A part the game has not (Gin's rules, a length) leaves no word behind.
+    expect(page.locator(".friends-form")).not_to_contain_text("null")
     assert not anna.errors, anna.errors
     anna.context.close()
 
@@ -142,6 +158,7 @@ def test_the_setup_with_gin_fits_the_screen(
     anna = Person(browser, url, "Anna", width=width, locale=lang)
     open_setup(anna)
     anna.page.click("#friends-opt-oklahoma")
+    expect(anna.page.locator(".friends-form")).not_to_contain_text("null")
     assert anna.page.evaluate(NO_SIDEWAYS) == []
     anna.shot(f"friends-gin-setup-{width}-{lang}")
     assert not anna.errors, anna.errors

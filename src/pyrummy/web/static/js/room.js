@@ -362,7 +362,8 @@ export async function renderFriendsForm(root) {
     }
     const grace = h("select", { id: "friends-grace", onchange: (e) => { choice.grace = Number(e.target.value); } },
       graces.map((n) => h("option", { value: n, selected: n === choice.grace }, t("friends.grace.n", { n }))));
-    form.append(
+    // A part a game does not have (Gin's rules, a length) is null: left out, not written.
+    form.append(...[
       h("p", {}, h("label", { for: "friends-game" }, t("lobby.game")), " ", game),
       ginControls(),
       h("fieldset", {}, h("legend", {}, t("friends.seats")), h("ol", { class: "seat-choices" }, seatRows),
@@ -375,7 +376,7 @@ export async function renderFriendsForm(root) {
       h("p", {}, h("input", { type: "checkbox", id: "friends-rated", checked: choice.rated, onchange: (e) => { choice.rated = e.target.checked; } }),
         " ", h("label", { for: "friends-rated" }, t("room.rated"))),
       h("p", {}, h("button", { type: "submit", class: "primary big", id: "friends-create" }, t("friends.create"))),
-    );
+    ].filter(Boolean));
   }
 
   async function submit() {
