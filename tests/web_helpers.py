@@ -100,10 +100,18 @@ def start(
     length: str | None = None,
     seed: int | None = None,
     ready: str = "#stock:not([disabled]), #showdown, #match-end",
+    gin_rules: str | None = None,
 ) -> None:
     """Start a game from the lobby and wait for the table (or an end the bots
-    reached first); ``ready`` says what shows the table is there."""
+    reached first); ``ready`` says what shows the table is there.
+
+    ``gin_rules`` ("standard" or "source") chooses Gin's rules; without it
+    Gin is dealt by the lobby's choice (standard the first time), whose first
+    up-card is offered before anybody may draw from the stock.
+    """
     page.click(f"label[for=game-{game}]")
+    if gin_rules is not None:
+        page.click(f"label[for=gin-rules-{gin_rules}]")
     if seed is not None:
         page.fill("#seed", str(seed))
     page.select_option("#bot-count", str(bots))

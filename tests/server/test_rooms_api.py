@@ -705,3 +705,50 @@ def test_a_person_who_resigns_at_a_friends_table_is_replaced_by_a_bot(client: Te
         assert time.monotonic() < deadline, "the bot did not play the seat"
         time.sleep(0.05)
     assert state(client, table, anna)["over"] is False
+
+
+def test_a_gin_room_deals_the_chosen_rules(client: TestClient) -> None:
+    """Friends choose Gin's rules (standard or the source's) and Oklahoma, as
+    the lobby does: the room keeps them and its table is dealt by them; bad
+    choices are refused before any room or table exists."""
+    two = [{"kind": "you"}, {"kind": "open"}]
+    created = make_room(client, preset="gin-standard", options={"oklahoma": True}, seats=two)
+    code = created["room"]["code"]
+    assert (created["room"]["preset"], created["room"]["options"]) == (
+        "gin-standard",
+        {"oklahoma": True},
+    )
+    join(client, code)
+    started = client.post(f"/api/rooms/{code}/start", headers=headers(created["token"]))
+    assert started.status_code == 200, started.text
+    table = started.json()["table_id"]
+    info = client.get(f"/api/tables/{table}").json()
+    assert info["preset"] == "gin-standard"
+    facts = info["rules"]["gin"]
+    assert facts["oklahoma"] is True and facts["up_card_offer"] is True
+    assert facts["big_gin_bonus"] == 31
+    seen = state(client, table, created["token"])["observation"]
+    # The first up-card is offered before anybody may draw from the stock.
+    assert seen["phase"] == "offer" and seen["knock_limit"] is not None
+    # The source's rules: no offer, no Oklahoma unless asked.
+    source = make_room(client, preset="gin", seats=two)["room"]
+    assert (source["preset"], source["options"]) == ("gin", {})
+
+    def create(**body: Any) -> Any:
+        payload: dict[str, Any] = {"seats": two, "name": "Anna", **body}
+        response = client.post("/api/rooms", json=payload)
+        client.cookies.clear()
+        return response
+
+    matches = client.get("/api/matches?status=all").json()["total"]
+    for body, words in [
+        ({"preset": "gin-standard", "options": {"oklahoma": "yes"}}, "option oklahoma"),
+        ({"preset": "gin-standard", "options": {"oklahoma": 1}}, "option oklahoma"),
+        ({"preset": "knock", "options": {"oklahoma": True}}, "applies to gin only"),
+        ({"preset": "gin-classic"}, "unknown rules 'gin-classic'"),
+        ({"preset": "gin", "options": {"okla": True}}, "unknown option 'okla'"),
+    ]:
+        response = create(**body)
+        refused(response, 400, "request.rejected")
+        assert words in response.json()["error"]["message"], (body, response.text)
+    assert client.get("/api/matches?status=all").json()["total"] == matches

@@ -167,13 +167,17 @@ def has_box(page: Page, seat: int) -> bool:
 
 
 def play_turn(person: Person, knock: bool) -> None:
-    """Draw from the stock, then knock (if allowed and ``knock``) or discard the last card.
+    """Draw from the stock, then knock (if allowed and ``knock``) or discard the last card;
+    offered the first up-card (standard gin), pass it.
 
     In Knock Rummy one may knock at any deadwood: a person who always could
     would end every deal on their first turn.
     """
     page = person.page
-    page.wait_for_selector("#stock:not([disabled])", timeout=20000)
+    page.wait_for_selector("#stock:not([disabled]), .me.playing #btn-decline", timeout=20000)
+    if page.locator(".me.playing #btn-decline").count():
+        page.click("#btn-decline")
+        return
     page.click("#stock")
     expect(page.locator("#stock")).to_be_disabled()
     page.locator(".hand .card").last.click()

@@ -127,9 +127,9 @@ def test_the_lobby_chooses_gin_rules_from_the_servers_facts(
     page = lobby(context, base_url)
     page.click("#options-button")
     page.click("label[for=game-gin]")
-    # The source's rules by default: the game the lobby always dealt as Gin.
-    expect(page.locator("#play-title")).to_have_text("Gin Rummy")
-    expect(page.locator("#gin-rules-source")).to_be_checked()
+    # The standard rules the first time: what players of other sites expect.
+    expect(page.locator("#play-title")).to_have_text("Gin Rummy (standard)")
+    expect(page.locator("#gin-rules-standard")).to_be_checked()
     # Gin's two rule sets are one entry of the list, not two.
     expect(page.locator("#game-gin-standard")).to_have_count(0)
     presets = {
@@ -150,6 +150,8 @@ def test_the_lobby_chooses_gin_rules_from_the_servers_facts(
     source = page.locator("#gin-rules-source-facts")
     expect(source).to_contain_text(f"gin {presets['gin']['gin']['gin_bonus']}")
     expect(source).not_to_contain_text("big gin")
+    page.click("label[for=gin-rules-source]")
+    expect(page.locator("#play-title")).to_have_text("Gin Rummy")
     page.click("label[for=gin-rules-standard]")
     expect(page.locator("#play-title")).to_have_text("Gin Rummy (standard)")
     page.click("#opt-oklahoma")
@@ -172,6 +174,33 @@ def test_the_lobby_chooses_gin_rules_from_the_servers_facts(
     expect(page.locator("#gin-rules")).to_have_count(0)
     page.click("label[for=game-gin]")
     expect(page.locator("#play-title")).to_have_text("Gin Rummy (standard)")
+    assert not errors_of(page)
+    context.close()
+
+
+def test_a_remembered_choice_of_the_source_rules_wins(browser: Browser, base_url: str) -> None:
+    """Standard is only the first-time default: a person who dealt Gin by the
+    source's rules gets them again, also after another game."""
+    context = device(browser, 1280, 800)
+    page = lobby(context, base_url)
+    choose_gin(page, standard=False)
+    page.click("#deal-button")
+    page.wait_for_selector(".table-view .board, #showdown, #match-end", timeout=SLOW)
+    table_id = page.evaluate("location.hash.split('/')[2]")
+    info = page.evaluate(f"fetch('/api/tables/{table_id}').then(r => r.json())")
+    assert info["preset"] == "gin" and info["rules"]["gin"]["up_card_offer"] is False
+    page.goto(base_url + "/")
+    expect(page.locator("#play-title")).to_have_text("Gin Rummy")
+    page.click("#options-button")
+    expect(page.locator("#gin-rules-source")).to_be_checked()
+    page.click("label[for=game-knock]")
+    page.click("#deal-button")
+    page.wait_for_selector(".table-view .board, #showdown, #match-end", timeout=SLOW)
+    page.goto(base_url + "/")
+    page.click("#options-button")
+    page.click("label[for=game-gin]")
+    expect(page.locator("#gin-rules-source")).to_be_checked()
+    expect(page.locator("#play-title")).to_have_text("Gin Rummy")
     assert not errors_of(page)
     context.close()
 
@@ -210,6 +239,9 @@ def test_the_offer_pass_then_play_to_the_deals_end(browser: Browser, base_url: s
     expect(page.locator("#btn-pile")).to_be_enabled()
     expect(page.locator("#stock")).to_be_disabled()
     expect(page.locator("#oklahoma")).to_have_count(0)
+    # The keys' hint names X by the button's word too.
+    expect(page.locator("#keys-hint")).to_contain_text("X pass")
+    expect(page.locator("#keys-hint")).not_to_contain_text("decline")
     assert page.evaluate(FITS) == []
     page.click("#btn-decline")
     moves = page.locator("#moves")
@@ -288,6 +320,9 @@ def test_oklahoma_at_the_table_fits_every_screen(
         expect(note).to_contain_text(said)
         expect(note).to_contain_text("открыта пика: очки сдачи вдвойне")
         expect(page.locator("#btn-decline")).to_have_text("Пас")
+        if width == 1280:  # the keys' hint is shown beside a keyboard
+            expect(page.locator("#keys-hint")).to_contain_text("X пас")
+            expect(page.locator("#keys-hint")).not_to_contain_text("отказаться")
     page.wait_for_timeout(700)  # the deal's cards settle before the picture
     problems = page.evaluate(FITS)
     shot(page, f"gin-standard-offer-{width}x{height}-{lang}")

@@ -173,14 +173,19 @@ def test_a_changed_game_is_the_one_offered_next(browser: Browser, base_url: str)
     page.click("#options-button")
     expect(page.locator("#game-knock")).to_be_focused()
     page.click("label[for=game-gin]")
-    expect(page.locator("#play-title")).to_have_text("Gin Rummy")
+    # Gin by the standard rules the first time (what players of other sites expect).
+    expect(page.locator("#gin-rules-standard")).to_be_checked()
+    expect(page.locator("#play-title")).to_have_text("Gin Rummy (standard)")
     expect(page.locator("#play-summary")).to_contain_text("You against 1 bot (easy)")
     page.select_option("#match-length", "50")
     expect(page.locator("#play-summary")).to_contain_text("Play to 50 points")
     page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    # The first up-card is offered before anybody draws from the stock.
+    page.wait_for_selector(
+        "#btn-decline, #stock:not([disabled]), #showdown, #match-end", timeout=SLOW
+    )
     page.goto(base_url + "/")
-    expect(page.locator("#play-title")).to_have_text("Gin Rummy")
+    expect(page.locator("#play-title")).to_have_text("Gin Rummy (standard)")
     expect(page.locator("#play-summary")).to_contain_text("Play to 50 points")
     context.close()
 

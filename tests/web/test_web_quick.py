@@ -43,10 +43,16 @@ def serve(data_dir: Path, database_url: str = "") -> Iterator[str]:
         yield server.url
 
 
-def queue_up(person: Person, preset: str, players: int, wait: str = "never") -> None:
+def queue_up(
+    person: Person, preset: str, players: int, wait: str = "never", gin_rules: str | None = None
+) -> None:
+    """Join the quick match's queue from the lobby; ``gin_rules`` ("standard" or
+    "source") chooses Gin's rules (without it, the lobby's: standard the first time)."""
     page = person.page
     page.goto(person.url + "/")
     page.locator(f"#game-{preset}").check()
+    if gin_rules is not None:
+        page.click(f"label[for=gin-rules-{gin_rules}]")
     page.fill("#quick-name", person.name)
     page.select_option("#quick-bot-wait", wait)
     page.click(f"#quick-join-{players}")

@@ -193,9 +193,10 @@ def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     anna = Person(browser, url_a, "Anna")
     boris = Person(browser, url_b, "Boris", width=390, locale="ru")
     langs = {id(anna): "en", id(boris): "ru"}
-    queue_up(anna, "gin", 2)
+    # The source's rules (no first up-card offer): every turn starts with a draw.
+    queue_up(anna, "gin", 2, gin_rules="source")
     expect(anna.page.locator("#quick-status")).to_contain_text("1 of 2", timeout=10_000)
-    queue_up(boris, "gin", 2)
+    queue_up(boris, "gin", 2, gin_rules="source")
     table_id = seated_table([anna, boris])
     seats, tokens = seat_people([anna, boris], url_a, table_id)
     rules = httpx.get(f"{url_a}/api/tables/{table_id}").json()["rules"]

@@ -1,5 +1,6 @@
 """The table fits one screen: whole deals of Knock Rummy, Rummy (three bots,
-melds on the table) and Gin played through the page at phone and desktop
+melds on the table) and Gin (by the standard rules, whose first up-card is
+offered first, and by the source's) played through the page at phone and desktop
 sizes, portrait and landscape, in English and Russian, by mouse, touch and
 keyboard. After every move of the person the page must not scroll, every
 hand card, every enabled action and every meld on the table must lie inside
@@ -209,12 +210,15 @@ CASES = [
     ("rummy", 3, 740, 360, "en", "mouse"),
     ("rummy", 3, 1280, 800, "ru", "keyboard"),
     ("rummy", 3, 1920, 1080, "en", "mouse"),
-    ("gin", 1, 360, 740, "en", "touch"),
-    ("gin", 1, 390, 844, "ru", "mouse"),
+    ("gin-standard", 1, 360, 740, "en", "touch"),
+    ("gin-standard", 1, 390, 844, "ru", "mouse"),
     ("gin", 1, 740, 360, "ru", "touch"),
-    ("gin", 1, 1280, 800, "en", "keyboard"),
+    ("gin-standard", 1, 1280, 800, "en", "keyboard"),
     ("gin", 1, 360, 640, "ru", "keyboard"),
 ]
+
+#: The lobby's entry and Gin's rules of each preset the cases play.
+LOBBY = {"gin": ("gin", "source"), "gin-standard": ("gin", "standard")}
 
 
 @pytest.mark.parametrize(("game", "bots", "width", "height", "lang", "how"), CASES)
@@ -236,13 +240,15 @@ def test_a_whole_deal_fits_the_screen(
     )
     page = keep_errors(context.new_page())
     page.goto(base_url + "/")
+    entry, gin_rules = LOBBY.get(game, (game, None))
     start(
         page,
-        game=game,
+        game=entry,
         bots=bots,
         length="one" if game == "knock" else None,
         seed=7,
         ready=".table-view .board, #showdown, #match-end",
+        gin_rules=gin_rules,
     )
     play_deal(page, game, how)
     if game == "knock":
@@ -288,7 +294,12 @@ def test_the_taken_up_card_is_named_in_the_moves(browser: Browser, base_url: str
     for seed in range(1, 9):
         page.goto(base_url + "/")
         start(
-            page, game="gin", bots=1, seed=seed, ready=".table-view .board, #showdown, #match-end"
+            page,
+            game="gin",
+            bots=1,
+            seed=seed,
+            ready=".table-view .board, #showdown, #match-end",
+            gin_rules="standard",
         )
         page.wait_for_selector(".me.playing, #showdown, #match-end", timeout=SLOW)
         if page.locator(".me.playing #btn-decline").count():

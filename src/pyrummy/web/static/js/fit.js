@@ -47,10 +47,14 @@ function fitHand(board) {
   return width;
 }
 
-/** The piles' cards follow the hand's, a little smaller where the height is short. */
+/**
+ * The piles' cards follow the hand's, a little smaller where the height is
+ * short. True when the piles still overlap something at their smallest (a
+ * tall note beside them, such as Oklahoma's).
+ */
 function fitPiles(board, handWidth) {
   const piles = board.querySelector(".piles");
-  if (!piles || !handWidth) return;
+  if (!piles || !handWidth) return false;
   // Tall screens (portrait phones) have room for larger piles than the hand's width allows.
   const short = window.innerHeight < 500;
   const stacked = getComputedStyle(piles).flexDirection === "column";
@@ -73,6 +77,7 @@ function fitPiles(board, handWidth) {
     width -= 2;
     piles.style.setProperty("--card-w", px(width));
   }
+  return overlaps();
 }
 
 /**
@@ -104,6 +109,10 @@ export function fitTable(section) {
   // A short board keeps the cards and drops the reminder of the rules.
   board.classList.toggle("short-board", board.clientHeight < SHORT_BOARD);
   const width = fitHand(board);
-  fitPiles(board, width);
+  // Piles that overlap the reminder even at their smallest: it goes, and they are fitted again.
+  if (fitPiles(board, width) && !board.classList.contains("short-board")) {
+    board.classList.add("short-board");
+    fitPiles(board, width);
+  }
   fitMelds(board, width);
 }

@@ -1,6 +1,7 @@
 // Gin's own texts (added to the catalogue): the lobby's choice of gin rules
 // and their facts, Oklahoma, and the first up-card's offer at the table and
-// in the Moves list. The numbers come from the server's rules, never from here.
+// in the Moves list and the keys' hint (X passes it). The numbers come from
+// the server's rules, never from here.
 
 import { addTexts } from "./i18n.js";
 
@@ -29,6 +30,7 @@ addTexts({
     "table.offerWaiting": "{name} decides on the up-card {card}…",
     "table.stockOnly": "Both passed the up-card: draw from the stock.",
     "act.pass": "passed the up-card",
+    "btn.keys.offer": "Keys: S stock · P discard pile · arrows and Enter choose a card · D discard · K knock · X pass · N next deal",
   },
   ru: {
     "lobby.ginRules": "Правила джина",
@@ -55,5 +57,6 @@ addTexts({
     "table.stockOnly": "Оба спасовали: возьмите карту из колоды.",
     "act.pass": "спасовал на открытую карту",
     "act.pass.you": "спасовали на открытую карту",
+    "btn.keys.offer": "Клавиши: S колода · P сброс · стрелки и Enter - выбор карты · D сбросить · K стук · X пас · N дальше",
   },
 });

@@ -22,15 +22,12 @@ import { cardFace } from "./cards.js";
 import { myGames, resignedAt } from "./stats.js";
 import { confirmResign, resignTable } from "./resign.js";
 import { quickPanel } from "./quick.js";
-import "./gin_text.js";
 import { DIFFICULTIES } from "./game_facts.js";
+import { GIN_DEFAULT, GIN_RULES, ginRulesFieldset } from "./gin_rules.js";
 
 const MAIN_GAMES = ["knock", "rummy", "gin"];
-// Gin is one game in the list with a choice of rules: the source's (``gin``)
-// or the standard ones most players know (``gin-standard``); Oklahoma is a
-// house rule either may add. What each set scores is read from the server's
-// presets (``gin`` of /api/presets), never written here.
-const GIN_RULES = ["gin-standard", "gin"];
+// Gin is one game in the list with a choice of rules (gin_rules.js): the
+// standard ones most players know, unless the person chose the source's.
 /** A new player's opponents: the weakest difficulty (the registry lists them weakest first). */
 export const FIRST_BOT = DIFFICULTIES[0];
 const LAST_KEY = "pyrummy.lastGame";
@@ -239,49 +236,23 @@ export async function renderLobby(root) {
     );
   }
 
-  /** The gin rules last chosen (the source's the first time: the game the lobby always dealt). */
+  /** The gin rules last chosen (the standard ones the first time: what players of other sites expect). */
   function ginRules() {
-    return GIN_RULES.includes(state.ginRules) ? state.ginRules : "gin";
-  }
-
-  /** What a gin rule set scores, in short words, from the server's facts of it. */
-  function ginFacts(name) {
-    const f = presets[name]?.gin;
-    if (!f) return "";
-    const parts = [
-      f.up_card_offer ? t("ginFact.offer") : null,
-      // Under Oklahoma the limit is the up-card's: the house rule's hint says so.
-      state.oklahoma ? null : t("ginFact.knock", { n: f.knock_limit }),
-      t("ginFact.gin", { n: f.gin_bonus }),
-      t("ginFact.undercut", { n: f.undercut_bonus }),
-      f.big_gin_bonus ? t("ginFact.bigGin", { n: f.big_gin_bonus }) : null,
-      f.layoff_on_gin ? null : t("ginFact.noLayoffOnGin"),
-      f.game_bonus ? t("ginFact.game", { n: f.game_bonus }) : null,
-      f.line_bonus ? t("ginFact.line", { n: f.line_bonus }) : null,
-      f.shutout_double ? t("ginFact.shutout") : null,
-    ];
-    return parts.filter(Boolean).join(" · ");
+    return GIN_RULES.includes(state.ginRules) ? state.ginRules : GIN_DEFAULT;
   }
 
   /** Gin's rules (standard or the source's) and its house rule, Oklahoma. */
   function ginControls() {
     if (!GIN_RULES.includes(state.preset)) return null;
-    const choices = GIN_RULES.filter((name) => presets[name]).map((name) => {
-      const id = name === "gin" ? "gin-rules-source" : "gin-rules-standard";
-      return h("label", { class: "game-choice gin-rules-choice", for: id },
-        h("input", { type: "radio", name: "gin-rules", id, value: name, checked: state.preset === name,
-          "aria-describedby": `${id}-facts`,
-          onchange: () => { state.preset = state.ginRules = name; draw(); form.querySelector(`#${id}`)?.focus(); } }),
-        h("span", { class: "game-title" }, t(name === "gin" ? "lobby.ginSource" : "lobby.ginStandard")),
-        h("span", { class: "game-blurb", id: `${id}-facts` }, ginFacts(name)));
+    return ginRulesFieldset({
+      presets, preset: state.preset, oklahoma: state.oklahoma,
+      onRules: (name) => {
+        state.preset = state.ginRules = name;
+        draw();
+        form.querySelector(`#gin-rules-${name === "gin" ? "source" : "standard"}`)?.focus();
+      },
+      onOklahoma: (checked) => { state.oklahoma = checked; draw(); form.querySelector("#opt-oklahoma")?.focus(); },
     });
-    return h("fieldset", { class: "options gin-rules", id: "gin-rules" }, h("legend", {}, t("lobby.ginRules")),
-      h("div", { class: "game-list" }, choices),
-      h("label", { class: "check", for: "opt-oklahoma" },
-        h("input", { type: "checkbox", id: "opt-oklahoma", checked: state.oklahoma, "aria-describedby": "opt-oklahoma-hint",
-          onchange: (e) => { state.oklahoma = e.target.checked; draw(); form.querySelector("#opt-oklahoma")?.focus(); } }),
-        " ", t("opt.oklahoma")),
-      h("p", { class: "muted", id: "opt-oklahoma-hint" }, t("opt.oklahoma.hint")));
   }
 
   function lengthControl(name) {
@@ -430,7 +401,7 @@ export async function renderLobby(root) {
     button.disabled = true;
     try {
       await startGame({ preset: state.preset, options, bots: state.bots, speed: state.speed, length: state.length, basic: state.options,
-        gin: { oklahoma: state.oklahoma, rules: state.ginRules }, seed: state.seed });
+        gin: { oklahoma: state.oklahoma, rules: ginRules() }, seed: state.seed });
     } catch (error) {
       button.disabled = false;
       if (error.status === 429) {

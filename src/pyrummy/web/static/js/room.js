@@ -14,6 +14,7 @@ import { ApiError, offlineError, saveToken, tokenFor } from "./api.js";
 import { lang } from "./i18n.js";
 import { NAME_RULE, NAME_MAX, NAME_TEXT, CHAT_MAX, DIFFICULTIES } from "./game_facts.js";
 import { GAME_ORDER } from "./rules_text.js";
+import { GIN_DEFAULT, GIN_RULES, ginRulesFieldset, isGin } from "./gin_rules.js";
 
 const ROOMS_KEY = "pyrummy.rooms";
 const NAME_KEY = "pyrummy.name";
@@ -300,17 +301,41 @@ export async function renderFriendsForm(root) {
     section.append(h("p", {}, t("status.error", { message: error.message })));
     return;
   }
-  const choice = { preset: "knock", seats: ["you", "open", "bot:easy"], timer: 0, grace: graces.includes(120) ? 120 : graces[0], length: "default", rated: false };
+  // ``game`` is the entry of the list; Gin's entry is played by ``ginRules``
+  // (standard unless changed), with Oklahoma if ticked, as in the lobby.
+  const choice = { game: "knock", ginRules: GIN_DEFAULT, oklahoma: false, seats: ["you", "open", "bot:easy"], timer: 0,
+    grace: graces.includes(120) ? 120 : graces[0], length: "default", rated: false };
   const form = h("form", { class: "friends-form", onsubmit: (e) => { e.preventDefault(); submit(); } });
   section.append(form, status);
 
+  /** The preset the room is made with. */
+  function preset() {
+    return choice.game === "gin" && presets[choice.ginRules] ? choice.ginRules : choice.game;
+  }
+
+  /** Gin's rules and Oklahoma, under the game while Gin is chosen. */
+  function ginControls() {
+    if (!isGin(preset())) return null;
+    return ginRulesFieldset({
+      presets, preset: preset(), oklahoma: choice.oklahoma, prefix: "friends-",
+      onRules: (name) => {
+        choice.ginRules = name;
+        draw();
+        form.querySelector(`#friends-gin-rules-${name === "gin" ? "source" : "standard"}`)?.focus();
+      },
+      onOklahoma: (checked) => { choice.oklahoma = checked; draw(); form.querySelector("#friends-opt-oklahoma")?.focus(); },
+    });
+  }
+
   function draw() {
     clear(form);
-    const p = presets[choice.preset];
+    const p = presets[preset()];
     while (choice.seats.length > p.max_players) choice.seats.pop();
     while (choice.seats.length < p.min_players) choice.seats.push("open");
-    const game = h("select", { id: "friends-game", onchange: (e) => { choice.preset = e.target.value; draw(); } },
-      GAME_ORDER.filter((g) => presets[g]).map((g) => h("option", { value: g, selected: g === choice.preset }, t(`game.${g}`))));
+    // Gin's entry stands for both its rule sets (ginControls chooses between them).
+    const games = GAME_ORDER.filter((g) => presets[g] && (g === "gin" || !GIN_RULES.includes(g)));
+    const game = h("select", { id: "friends-game", onchange: (e) => { choice.game = e.target.value; draw(); } },
+      games.map((g) => h("option", { value: g, selected: g === choice.game }, t(`game.${g}`))));
     const seatRows = choice.seats.map((value, i) => {
       const select = h("select", { id: `friends-seat-${i + 1}`, onchange: (e) => {
         if (e.target.value === "you") choice.seats = choice.seats.map((s) => (s === "you" ? "open" : s));
@@ -337,8 +362,10 @@ export async function renderFriendsForm(root) {
     }
     const grace = h("select", { id: "friends-grace", onchange: (e) => { choice.grace = Number(e.target.value); } },
       graces.map((n) => h("option", { value: n, selected: n === choice.grace }, t("friends.grace.n", { n }))));
-    form.append(
+    // A part a game does not have (Gin's rules, a length) is null: left out, not written.
+    form.append(...[
       h("p", {}, h("label", { for: "friends-game" }, t("lobby.game")), " ", game),
+      ginControls(),
       h("fieldset", {}, h("legend", {}, t("friends.seats")), h("ol", { class: "seat-choices" }, seatRows),
         h("div", { class: "seat-buttons" }, more, " ", fewer)),
       length && h("p", {}, h("label", { for: "friends-length" }, t("lobby.length")), " ", length),
@@ -349,7 +376,7 @@ export async function renderFriendsForm(root) {
       h("p", {}, h("input", { type: "checkbox", id: "friends-rated", checked: choice.rated, onchange: (e) => { choice.rated = e.target.checked; } }),
         " ", h("label", { for: "friends-rated" }, t("room.rated"))),
       h("p", {}, h("button", { type: "submit", class: "primary big", id: "friends-create" }, t("friends.create"))),
-    );
+    ].filter(Boolean));
   }
 
   async function submit() {
@@ -359,10 +386,11 @@ export async function renderFriendsForm(root) {
     const button = form.querySelector("#friends-create");
     button.disabled = true;
     try {
-      const oneDeal = choice.length === "one" && presets[choice.preset].match_end === "dealer_round";
+      const oneDeal = choice.length === "one" && presets[preset()].match_end === "dealer_round";
       const options = oneDeal ? { match_end: "deals", deals: 1 } : {};
+      if (isGin(preset()) && choice.oklahoma) options.oklahoma = true;
       const result = await call("POST", "/api/rooms", { body: {
-        preset: choice.preset, options, seats, name, turn_timer: choice.timer, grace: choice.grace, rated: choice.rated } });
+        preset: preset(), options, seats, name, turn_timer: choice.timer, grace: choice.grace, rated: choice.rated } });
       saveRoomToken(result.room.code, result.token, result.seat);
       location.hash = `#/room/${result.room.code}`;
     } catch (error) {
@@ -451,6 +479,9 @@ export class RoomView {
       clearInterval(this.timer);
       return;
     }
+    // What will be played, so that a friend who opens the link knows the rules.
+    const house = isGin(room.preset) && room.options?.oklahoma ? ` · ${t("opt.oklahoma.short")}` : "";
+    this.section.append(h("p", { class: "room-game", id: "room-game" }, `${t("lobby.game")}: ${t(`game.${room.preset}`)}${house}`));
     if (room.you === null && this.mode !== "watch") {
       this.renderJoin(room);
     } else {

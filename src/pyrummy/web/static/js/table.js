@@ -908,7 +908,8 @@ export class TableView {
       h("div", { class: "hand-row" },
         hand,
         h("div", { class: "actions", role: "toolbar", "aria-label": t("table.actions") }, buttons)),
-      h("p", { class: "keys-hint" }, t(tablePlay ? "btn.keys.meld" : "btn.keys.knock")));
+      // During the first up-card's offer X passes it (standard gin's word, as on its button).
+      h("p", { class: "keys-hint", id: "keys-hint" }, t(tablePlay ? "btn.keys.meld" : obs.phase === "offer" ? "btn.keys.offer" : "btn.keys.knock")));
   }
 
   bestKnock() {
