@@ -50,6 +50,19 @@ CHANGE_WORDS = {
     "ru": "Рейтинг: {before} → {after} ({change})",
 }
 PLACE_WORDS = {"en": "Your place: {place}", "ru": "Ваше место: {place}"}
+#: How the page explains a provisional "?" beside the change (i18n.js
+#: ``rating.provisional``), by plural form: English one/other, Russian one/few/many.
+PROVISIONAL_WORDS = {
+    "en": {
+        "one": "? = provisional: {n} more rated match",
+        "other": "? = provisional: {n} more rated matches",
+    },
+    "ru": {
+        "one": "? — предварительный: ещё {n} рейтинговая партия",
+        "few": "? — предварительный: ещё {n} рейтинговые партии",
+        "other": "? — предварительный: ещё {n} рейтинговых партий",
+    },
+}
 
 
 @contextmanager
@@ -189,6 +202,19 @@ def change_text(change: dict[str, Any], lang: str) -> str:
     )
 
 
+def provisional_text(n: int, lang: str) -> str:
+    """The note under a provisional change: ``n`` more rated matches to play."""
+    if lang == "en":
+        form = "one" if n == 1 else "other"
+    elif n % 10 == 1 and n % 100 != 11:
+        form = "one"
+    elif n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        form = "few"
+    else:
+        form = "other"
+    return PROVISIONAL_WORDS[lang][form].format(n=n)
+
+
 def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     anna = Person(browser, url_a, "Anna")
     boris = Person(browser, url_b, "Boris", width=390, locale="ru")
@@ -220,6 +246,14 @@ def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
         expect(page.locator("#rating-change")).to_have_text(
             change_text(changes[seat], lang), timeout=20_000
         )
+        # The "?" is explained where it is shown: both are newcomers, so each
+        # has the server's provisional_matches less this one match to go.
+        after = changes[seat]["after"]
+        assert after["provisional"] and after["matches"] == 1, after
+        left = rating["provisional_matches"] - after["matches"]
+        assert left == 9
+        expect(page.locator("#rating-note")).to_have_text(provisional_text(left, lang))
+        expect(page.locator("#rating-note")).to_be_visible()
         look(page, f"rated-match-end-{lang}{tag}", still=True)
     # The leaderboard: each finds their own place (the winner first) and line.
     for seat, person in seats.items():

@@ -963,11 +963,15 @@ export class TableView {
           h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null));
   }
 
-  /** The seat's rating change, filled in once the server has rated the match. */
+  /**
+   * The seat's rating change, filled in once the server has rated the match,
+   * and under it what a provisional "?" means (how many rated matches are left).
+   */
   ratingLine() {
     const line = h("p", { class: "rating-change", id: "rating-change", "aria-live": "polite" });
-    fillRatingChange(line, this.tableId, this.me);
-    return line;
+    const note = h("p", { class: "rating-note", id: "rating-note", hidden: true });
+    fillRatingChange(line, note, this.tableId, this.me);
+    return [line, note];
   }
 
   animate() {
