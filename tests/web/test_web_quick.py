@@ -5,7 +5,8 @@ together; they play a whole deal through their pages, neither page ever
 holding the other's hidden cards. Four people do the same for Knock Rummy
 (4 players). Vera chooses bots after a short wait and is seated with them.
 Anna leaves her rated match: a bot plays her seat on for Boris, the leave
-is counted, and her lobby explains her cooldown and refuses her.
+is counted, and her lobby explains her cooldown and refuses her. The bot
+speed is offered on a table page only once a bot plays there.
 
 The Gin flow runs again with Anna and Boris on two server processes over
 one PostgreSQL database.
@@ -109,6 +110,10 @@ def gin_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     queue_up(boris, "gin", 2)
     table_id = seated_table([anna, boris])
     seats, tokens = seat_people([anna, boris], url_a, table_id)
+    # People only: no bot speed on either page (Boris's phone keeps it in the Moves panel).
+    for person in (anna, boris):
+        expect(person.page.locator("#hints-toggle")).to_have_count(1, timeout=20_000)
+        expect(person.page.locator("#table-speed")).to_have_count(0)
     play_one_deal(seats, tokens, url_a, table_id)
     anna.shot(f"quick-gin-showdown-1280{tag}")
     # Anna leaves the rated match: a bot plays on for Boris, and she is cooled down.
@@ -118,6 +123,8 @@ def gin_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     anna.page.click("#resign-confirm")
     expect(anna.page.locator("#header-note")).to_contain_text("You resigned")
     eventually(lambda: state(url_b, table_id, None)["table"]["seats"][anna_seat]["kind"] == "bot")
+    # A bot plays at Boris's table now: its speed can be chosen there.
+    expect(boris.page.locator("#table-speed")).to_have_count(1, timeout=20_000)
     anna.page.goto(url_a + "/")
     expect(anna.page.locator("#quick-cooldown")).to_contain_text("opens again in", timeout=15_000)
     anna.shot(f"quick-cooldown-1280{tag}")

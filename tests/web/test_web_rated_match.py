@@ -5,7 +5,10 @@ people" for Gin and are seated together; they play every deal of the match
 through their pages (drawing from the stock, knocking when they can, else
 giving back the card that leaves the least deadwood), never seeing the
 other's hidden cards. At the match's end each page shows that person's
-rating change, exactly as the server rated it; then each finds themselves on
+rating change, exactly as the server rated it, and under it what the
+provisional "?" means: how many more rated matches it needs (the server's
+``provisional_matches`` less those played). Neither table page offers a bot
+speed: no bot plays there. Then each finds themselves on
 Gin's leaderboard page, at their place, and on their profile page.
 
 A whole Gin match to 100 is long: the servers here play quick matches to
@@ -224,6 +227,10 @@ def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     queue_up(boris, "gin", 2)
     table_id = seated_table([anna, boris])
     seats, tokens = seat_people([anna, boris], url_a, table_id)
+    # No bot at this table: no bot speed to choose (header or phone panel).
+    for person in (anna, boris):
+        expect(person.page.locator("#hints-toggle")).to_have_count(1, timeout=20_000)
+        expect(person.page.locator("#table-speed")).to_have_count(0)
     rules = httpx.get(f"{url_a}/api/tables/{table_id}").json()["rules"]
     assert rules["name"] == "gin" and rules["target"] == TARGET, rules
     deals = play_match(seats, tokens, url_a, table_id)

@@ -590,8 +590,11 @@ export class TableView {
       type: "button", class: "small-button", id: "moves-toggle", "aria-controls": "side", "aria-expanded": this.sideOpen ? "true" : "false",
       onclick: () => { this.sideOpen = !this.sideOpen; this.render(); },
     }, t("table.log"));
+    // The bot speed only where a bot plays (a people-only table has no bot to pace;
+    // a seat a leaver left to a bot brings it back).
+    const hasBots = info.seats.some((seat) => seat.kind === "bot");
     const settingTools = [
-      h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
+      hasBots ? h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed) : null,
       h("label", { class: "toggle", for: "hints-toggle" },
         h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
           onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
