@@ -104,6 +104,8 @@ def gin_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     queue_up(anna, "gin", 2)
     expect(anna.page.locator("#quick-status")).to_contain_text("1 of 2", timeout=10_000)
     expect(anna.page.locator("#quick-cancel")).to_be_visible()
+    # People only: no bot comes, so there is no bot level to choose.
+    expect(anna.page.locator("#quick-bot-level")).to_be_disabled()
     anna.shot(f"quick-waiting-1280{tag}")
     boris.page.locator("#game-gin").check()
     expect(boris.page.locator("#quick-count-2")).to_contain_text("1 waiting", timeout=15_000)
@@ -170,6 +172,7 @@ def test_four_people_for_knock_and_bots_after_a_wait(browser: Browser, tmp_path:
         # Vera alone, bots after 15 s: seated with two bots of her level.
         vera = Person(browser, url, "Vera", locale="ru", width=360)
         queue_up(vera, "knock", 3, wait="15")
+        expect(vera.page.locator("#quick-bot-level")).to_be_enabled()
         expect(vera.page.locator("#quick-status")).to_contain_text("Боты", timeout=10_000)
         vera.shot("quick-waiting-360-ru")
         table = seated_table([vera])
