@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from pyrummy.ratings import PROVISIONAL_MATCHES
 from pyrummy.server.services import Services
 from pyrummy.server.storage import SeatSpec
 from pyrummy.server.tables import new_table_spec
@@ -78,7 +79,12 @@ def test_a_resigned_rated_match_is_a_loss_rated_once(client: TestClient) -> None
     assert client.get(f"/api/tables/{table_id}/state", headers=headers(token)).json()["table"][
         "rated"
     ]
-    assert rating_of(client, table_id) == {"rated": True, "over": False, "changes": []}
+    assert rating_of(client, table_id) == {
+        "rated": True,
+        "over": False,
+        "changes": [],
+        "provisional_matches": PROVISIONAL_MATCHES,
+    }
     assert client.post(f"/api/tables/{table_id}/resign", headers=headers(token)).status_code == 200
     first = rating_of(client, table_id)
     assert first["rated"] and first["over"]
@@ -86,6 +92,8 @@ def test_a_resigned_rated_match_is_a_loss_rated_once(client: TestClient) -> None
     assert change["seat"] == 0 and change["place"] == 2
     assert change["change"] < 0 and change["before"]["rating"] == 1000
     assert change["after"]["matches"] == 1 and change["after"]["provisional"]
+    # the page says how many more matches the provisional rating needs
+    assert first["provisional_matches"] == PROVISIONAL_MATCHES
     # asked again, and rated again by hand twice at once: the same change, one match
     assert rating_of(client, table_id) == first
     services = services_of(client)
@@ -120,7 +128,12 @@ def test_an_unrated_match_changes_nothing(client: TestClient) -> None:
     table_id, token = made["table"]["id"], made["token"]
     assert made["table"]["rated"] is False
     assert client.post(f"/api/tables/{table_id}/resign", headers=headers(token)).status_code == 200
-    assert rating_of(client, table_id) == {"rated": False, "over": True, "changes": []}
+    assert rating_of(client, table_id) == {
+        "rated": False,
+        "over": True,
+        "changes": [],
+        "provisional_matches": PROVISIONAL_MATCHES,
+    }
     assert client.get("/api/profile/ratings").json()["ratings"] == []
     assert client.get("/api/leaderboard/knock").json()["players"] == []
 

@@ -452,6 +452,10 @@ def test_chat_and_play_again_with_the_same_people(browser: Browser, tmp_path: Pa
             person.page.wait_for_url("**/#/table/*", timeout=20000)
         first = anna.page.url.rsplit("/", 1)[1]
         tokens = {0: anna.token(first), 1: boris.token(first)}
+        # Two friends, no bot: neither page offers a bot speed.
+        for person in (anna, boris):
+            expect(person.page.locator("#hints-toggle")).to_have_count(1)
+            expect(person.page.locator("#table-speed")).to_have_count(0)
         # Chat: escaped (text, never markup), and a mute toggle.
         boris.page.fill("#chat-input", "<img src=x onerror=alert(1)> привет")
         boris.page.click("#chat-send")

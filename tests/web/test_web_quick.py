@@ -5,7 +5,8 @@ together; they play a whole deal through their pages, neither page ever
 holding the other's hidden cards. Four people do the same for Knock Rummy
 (4 players). Vera chooses bots after a short wait and is seated with them.
 Anna leaves her rated match: a bot plays her seat on for Boris, the leave
-is counted, and her lobby explains her cooldown and refuses her.
+is counted, and her lobby explains her cooldown and refuses her. The bot
+speed is offered on a table page only once a bot plays there.
 
 The Gin flow runs again with Anna and Boris on two server processes over
 one PostgreSQL database.
@@ -109,12 +110,18 @@ def gin_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     queue_up(anna, "gin", 2)
     expect(anna.page.locator("#quick-status")).to_contain_text("1 of 2", timeout=10_000)
     expect(anna.page.locator("#quick-cancel")).to_be_visible()
+    # People only: no bot comes, so there is no bot level to choose.
+    expect(anna.page.locator("#quick-bot-level")).to_be_disabled()
     anna.shot(f"quick-waiting-1280{tag}")
     boris.page.locator("#game-gin").check()
     expect(boris.page.locator("#quick-count-2")).to_contain_text("1 waiting", timeout=15_000)
     queue_up(boris, "gin", 2)
     table_id = seated_table([anna, boris])
     seats, tokens = seat_people([anna, boris], url_a, table_id)
+    # People only: no bot speed on either page (Boris's phone keeps it in the Moves panel).
+    for person in (anna, boris):
+        expect(person.page.locator("#hints-toggle")).to_have_count(1, timeout=20_000)
+        expect(person.page.locator("#table-speed")).to_have_count(0)
     play_one_deal(seats, tokens, url_a, table_id)
     anna.shot(f"quick-gin-showdown-1280{tag}")
     # Anna leaves the rated match: a bot plays on for Boris, and she is cooled down.
@@ -124,6 +131,8 @@ def gin_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     anna.page.click("#resign-confirm")
     expect(anna.page.locator("#header-note")).to_contain_text("You resigned")
     eventually(lambda: state(url_b, table_id, None)["table"]["seats"][anna_seat]["kind"] == "bot")
+    # A bot plays at Boris's table now: its speed can be chosen there.
+    expect(boris.page.locator("#table-speed")).to_have_count(1, timeout=20_000)
     anna.page.goto(url_a + "/")
     expect(anna.page.locator("#quick-cooldown")).to_contain_text("opens again in", timeout=15_000)
     anna.shot(f"quick-cooldown-1280{tag}")
@@ -169,6 +178,7 @@ def test_four_people_for_knock_and_bots_after_a_wait(browser: Browser, tmp_path:
         # Vera alone, bots after 15 s: seated with two bots of her level.
         vera = Person(browser, url, "Vera", locale="ru", width=360)
         queue_up(vera, "knock", 3, wait="15")
+        expect(vera.page.locator("#quick-bot-level")).to_be_enabled()
         expect(vera.page.locator("#quick-status")).to_contain_text("Боты", timeout=10_000)
         vera.shot("quick-waiting-360-ru")
         table = seated_table([vera])

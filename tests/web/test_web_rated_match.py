@@ -5,7 +5,10 @@ people" for Gin and are seated together; they play every deal of the match
 through their pages (drawing from the stock, knocking when they can, else
 giving back the card that leaves the least deadwood), never seeing the
 other's hidden cards. At the match's end each page shows that person's
-rating change, exactly as the server rated it; then each finds themselves on
+rating change, exactly as the server rated it, and under it what the
+provisional "?" means: how many more rated matches it needs (the server's
+``provisional_matches`` less those played). Neither table page offers a bot
+speed: no bot plays there. Then each finds themselves on
 Gin's leaderboard page, at their place, and on their profile page.
 
 A whole Gin match to 100 is long: the servers here play quick matches to
@@ -50,6 +53,19 @@ CHANGE_WORDS = {
     "ru": "Рейтинг: {before} → {after} ({change})",
 }
 PLACE_WORDS = {"en": "Your place: {place}", "ru": "Ваше место: {place}"}
+#: How the page explains a provisional "?" beside the change (i18n.js
+#: ``rating.provisional``), by plural form: English one/other, Russian one/few/many.
+PROVISIONAL_WORDS = {
+    "en": {
+        "one": "? = provisional: {n} more rated match",
+        "other": "? = provisional: {n} more rated matches",
+    },
+    "ru": {
+        "one": "? — предварительный: ещё {n} рейтинговая партия",
+        "few": "? — предварительный: ещё {n} рейтинговые партии",
+        "other": "? — предварительный: ещё {n} рейтинговых партий",
+    },
+}
 
 
 @contextmanager
@@ -189,6 +205,19 @@ def change_text(change: dict[str, Any], lang: str) -> str:
     )
 
 
+def provisional_text(n: int, lang: str) -> str:
+    """The note under a provisional change: ``n`` more rated matches to play."""
+    if lang == "en":
+        form = "one" if n == 1 else "other"
+    elif n % 10 == 1 and n % 100 != 11:
+        form = "one"
+    elif n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        form = "few"
+    else:
+        form = "other"
+    return PROVISIONAL_WORDS[lang][form].format(n=n)
+
+
 def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     anna = Person(browser, url_a, "Anna")
     boris = Person(browser, url_b, "Boris", width=390, locale="ru")
@@ -199,6 +228,10 @@ def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     queue_up(boris, "gin", 2, gin_rules="source")
     table_id = seated_table([anna, boris])
     seats, tokens = seat_people([anna, boris], url_a, table_id)
+    # No bot at this table: no bot speed to choose (header or phone panel).
+    for person in (anna, boris):
+        expect(person.page.locator("#hints-toggle")).to_have_count(1, timeout=20_000)
+        expect(person.page.locator("#table-speed")).to_have_count(0)
     rules = httpx.get(f"{url_a}/api/tables/{table_id}").json()["rules"]
     assert rules["name"] == "gin" and rules["target"] == TARGET, rules
     deals = play_match(seats, tokens, url_a, table_id)
@@ -221,6 +254,14 @@ def rated_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
         expect(page.locator("#rating-change")).to_have_text(
             change_text(changes[seat], lang), timeout=20_000
         )
+        # The "?" is explained where it is shown: both are newcomers, so each
+        # has the server's provisional_matches less this one match to go.
+        after = changes[seat]["after"]
+        assert after["provisional"] and after["matches"] == 1, after
+        left = rating["provisional_matches"] - after["matches"]
+        assert left == 9
+        expect(page.locator("#rating-note")).to_have_text(provisional_text(left, lang))
+        expect(page.locator("#rating-note")).to_be_visible()
         look(page, f"rated-match-end-{lang}{tag}", still=True)
     # The leaderboard: each finds their own place (the winner first) and line.
     for seat, person in seats.items():

@@ -7,7 +7,9 @@
 * ``GET /api/profile/ratings`` — the caller's rating in each game played rated
   (404 ``profile.none`` without a profile).
 * ``GET /api/tables/{table_id}/rating`` — whether the match is rated and, once
-  it is over, each rated seat's change (rating before and after, place).
+  it is over, each rated seat's change (rating before and after, place), with
+  the number of rated matches a rating stays provisional for (so the match's
+  end can say how many more a provisional one needs).
 
 A rating reads as points with its interval and a provisional mark
 (:meth:`pyrummy.ratings.Rating.to_dict`; docs/ratings.md says what they mean).
@@ -91,7 +93,17 @@ async def match_rating(
     """Whether the match is rated, and each rated seat's change once it is over."""
     table = await tables.get(table_id)
     if not table.spec.rated or not table.is_over:
-        return {"rated": table.spec.rated, "over": table.is_over, "changes": []}
+        return {
+            "rated": table.spec.rated,
+            "over": table.is_over,
+            "changes": [],
+            "provisional_matches": PROVISIONAL_MATCHES,
+        }
     result = table.result() | ({"resigned": table.resigned} if table.resigned is not None else {})
     changes = await services.ratings.rate(table.spec, result)
-    return {"rated": True, "over": True, "changes": [c.to_dict() for c in changes]}
+    return {
+        "rated": True,
+        "over": True,
+        "changes": [c.to_dict() for c in changes],
+        "provisional_matches": PROVISIONAL_MATCHES,
+    }

@@ -86,7 +86,7 @@ addTexts({
     "profile.result": "Итог",
     "profile.win": "победа",
     "profile.loss": "поражение",
-    "profile.resigned": "сдача",
+    "profile.resigned": "вы сдались",
     "profile.ratings": "Рейтинги",
     "profile.ratingsEmpty": "Рейтинговых матчей пока нет (считаются быстрые матчи и рейтинговые столы с друзьями).",
     "profile.rating": "Рейтинг",

@@ -120,12 +120,18 @@ export function quickPanel() {
   const choice = { wait: 45, bot: DEFAULT_BOT, ...saved(CHOICE_KEY, {}) };
   const buttons = h("div", { class: "quick-buttons", id: "quick-buttons" });
   const name = h("input", { id: "quick-name", maxlength: String(NAME_MAX), autocomplete: "nickname", value: saved(NAME_KEY, "") || "" });
-  const wait = h("select", { id: "quick-bot-wait", onchange: (e) => { choice.wait = e.target.value === "never" ? null : Number(e.target.value); remember(CHOICE_KEY, choice); } },
+  const wait = h("select", { id: "quick-bot-wait", onchange: (e) => {
+    choice.wait = e.target.value === "never" ? null : Number(e.target.value);
+    remember(CHOICE_KEY, choice);
+    level.disabled = choice.wait === null;
+  } },
     WAITS.map((n) => h("option", { value: n === null ? "never" : String(n) }, n === null ? t("quick.botWait.never") : t("quick.botWait.n", { n }))));
   wait.value = choice.wait === null ? "never" : String(choice.wait);
   const level = h("select", { id: "quick-bot-level", onchange: (e) => { choice.bot = e.target.value; remember(CHOICE_KEY, choice); } },
     DIFFICULTIES.map((b) => h("option", { value: b }, t(`difficulty.${b}`))));
   level.value = DIFFICULTIES.includes(choice.bot) ? choice.bot : DEFAULT_BOT;
+  // With "people only" no bot comes, so its level is not a choice.
+  level.disabled = choice.wait === null;
   const choices = h("div", { class: "quick-choices" },
     h("label", { class: "field", for: "quick-name" }, h("span", {}, t("quick.name")), name),
     h("label", { class: "field", for: "quick-bot-wait" }, h("span", {}, t("quick.botWait")), wait),

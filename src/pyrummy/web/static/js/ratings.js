@@ -2,12 +2,12 @@
 // leaderboard page of each game (#/leaderboard/GAME).
 
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { GAME_ORDER } from "./rules_text.js";
 import { DIFFICULTY_OF_BOT } from "./game_facts.js";
 
-/** The changes of each rated match seen here, by table (fetched once it is known). */
-const changes = new Map();
+/** The answer of each rated match seen here, by table (fetched once it is over). */
+const answers = new Map();
 
 async function getJson(url) {
   const response = await fetch(url, { headers: { Accept: "application/json" } });
@@ -31,20 +31,43 @@ function changeLine(change) {
   return t("rating.change", { before: ratingText(change.before), after: ratingText(change.after), change: `${sign}${Math.abs(change.change)}` });
 }
 
-/** Fill ``element`` (on a rated match's end) with ``seat``'s rating change. */
-export async function fillRatingChange(element, tableId, seat) {
+/**
+ * What the "?" of a change means, where the change is shown (the leaderboard
+ * is a page away): the rated matches a provisional rating still needs, or
+ * that this match settled it. Empty when neither rating is provisional.
+ */
+function provisionalNote(change, needed) {
+  if (change.after.provisional) return tn("rating.provisional", Math.max(1, needed - change.after.matches));
+  if (change.before.provisional) return t("rating.settled");
+  return "";
+}
+
+/**
+ * Fill ``element`` (on a rated match's end) with ``seat``'s rating change,
+ * and ``note`` with what its provisional mark means (hidden when there is none).
+ */
+export async function fillRatingChange(element, note, tableId, seat) {
   element.textContent = t("rating.waiting");
+  note.hidden = true;
   for (let attempt = 0; attempt < 10; attempt += 1) {
-    let found = changes.get(tableId);
+    let found = answers.get(tableId);
     if (!found) {
       try {
         const answer = await getJson(`/api/tables/${tableId}/rating`);
-        if (answer.over && answer.changes.length) { found = answer.changes; changes.set(tableId, found); }
+        if (answer.over && answer.changes.length) { found = answer; answers.set(tableId, found); }
       } catch (error) { /* asked again below */ }
     }
     if (found) {
-      const mine = found.find((c) => c.seat === seat);
+      const mine = found.changes.find((c) => c.seat === seat);
       element.textContent = mine ? changeLine(mine) : t("rating.none");
+      const words = mine ? provisionalNote(mine, found.provisional_matches) : "";
+      note.textContent = words;
+      note.hidden = !words;
+      if (words) {
+        const why = t("board.note", { n: found.provisional_matches });
+        element.title = why;
+        note.title = why;
+      }
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));

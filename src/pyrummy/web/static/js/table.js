@@ -590,8 +590,11 @@ export class TableView {
       type: "button", class: "small-button", id: "moves-toggle", "aria-controls": "side", "aria-expanded": this.sideOpen ? "true" : "false",
       onclick: () => { this.sideOpen = !this.sideOpen; this.render(); },
     }, t("table.log"));
+    // The bot speed only where a bot plays (a people-only table has no bot to pace;
+    // a seat a leaver left to a bot brings it back).
+    const hasBots = info.seats.some((seat) => seat.kind === "bot");
     const settingTools = [
-      h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed),
+      hasBots ? h("label", { class: "speed", for: "table-speed" }, h("span", {}, t("table.speed")), speed) : null,
       h("label", { class: "toggle", for: "hints-toggle" },
         h("input", { type: "checkbox", id: "hints-toggle", checked: settings().hints,
           onchange: (e) => { saveSetting("hints", e.target.checked); this.render(); } }), " ", t("table.hints")),
@@ -964,11 +967,15 @@ export class TableView {
           h("summary", {}, t("show.titleDeal", { n: last.number })), showdownBody(last.observation, info, this.me, last.number)) : null));
   }
 
-  /** The seat's rating change, filled in once the server has rated the match. */
+  /**
+   * The seat's rating change, filled in once the server has rated the match,
+   * and under it what a provisional "?" means (how many rated matches are left).
+   */
   ratingLine() {
     const line = h("p", { class: "rating-change", id: "rating-change", "aria-live": "polite" });
-    fillRatingChange(line, this.tableId, this.me);
-    return line;
+    const note = h("p", { class: "rating-note", id: "rating-note", hidden: true });
+    fillRatingChange(line, note, this.tableId, this.me);
+    return [line, note];
   }
 
   animate() {
