@@ -29,6 +29,10 @@ addTexts({
     "table.offerWaiting": "{name} decides on the up-card {card}…",
     "table.stockOnly": "Both passed the up-card: draw from the stock.",
     "act.pass": "passed the up-card",
+    "act.wallPass": "passed at the wall",
+    "table.wallKnock": "The wall ({n} cards left in the stock): take the top discard only to knock with it, or pass and the deal is a draw.",
+    "table.wallPass": "The wall ({n} cards left in the stock): the top discard gives you no knock, so pass and the deal is a draw.",
+    "table.wallKnockChoose": "At the wall the taken card is only for a knock: select a card, then Knock.",
   },
   ru: {
     "lobby.ginRules": "Правила джина",
@@ -55,5 +59,10 @@ addTexts({
     "table.stockOnly": "Оба спасовали: возьмите карту из колоды.",
     "act.pass": "спасовал на открытую карту",
     "act.pass.you": "спасовали на открытую карту",
+    "act.wallPass": "спасовал у стены",
+    "act.wallPass.you": "спасовали у стены",
+    "table.wallKnock": "Стена (в колоде карт: {n}): верхнюю карту сброса можно взять, только чтобы постучать, или пасуйте - сдача сыграна вничью.",
+    "table.wallPass": "Стена (в колоде карт: {n}): с верхней картой сброса постучать нельзя - пасуйте, и сдача сыграна вничью.",
+    "table.wallKnockChoose": "У стены взятая карта - только для стука: выберите карту и нажмите «Стук».",
   },
 });
