@@ -186,6 +186,8 @@ def test_the_wall_says_take_to_knock_or_pass(browser: Browser, base_url: str) ->
     )
     expect(page.locator("#btn-discard")).to_have_count(0)
     expect(page.locator("#btn-knock")).to_be_visible()
+    expect(page.locator(".flyer, .moving")).to_have_count(0, timeout=SLOW)  # the card has landed
+    fits(page)
     shot(page, "gin-openspiel-wall-taken-1280x800-en")
     page.context.close()
 
