@@ -268,7 +268,9 @@ def test_the_pile_draw_limit_ends_the_deal_and_says_why(browser: Browser, base_u
     assert state["observation"]["end_reason"] == "pile_limit"
     assert state["observation"]["discard_pile"][-1] == top
     assert len(state["taken_cards"][0]) == 49  # the last draw took no card
-    expect(page.locator("#moves li").last).to_contain_text("You took from the discard pile")
+    expect(page.locator("#moves li").last).to_have_text(
+        "You made draw number 50 from the discard pile: the deal ends, the card stays"
+    )
     assert not errors_of(page)
     page.context.close()
     end_shots(

@@ -46,13 +46,15 @@ export function seatLabel(table, seat, me) {
  * with standard gin's first up-card offer, whose stock never runs out) a
  * ``decline`` is a pass of the up-card; with ``wall`` it is a pass at the
  * wall (gin's ``wall_knock``: the discard was only for a knock), which ends
- * the deal drawn.
+ * the deal drawn. With ``pileLimit`` a ``draw discard`` is the draw that
+ * reached gin's ``pile_draw_limit`` and ended the deal, taking no card.
  */
-export function describeAction(text, { takenCard = null, you = false, offer = false, wall = false } = {}) {
+export function describeAction(text, { takenCard = null, you = false, offer = false, wall = false, pileLimit = 0 } = {}) {
   const words = text.split(" ");
   const head = words[0];
   const say = (key, params = {}) => tYou(key, you, params);
   if (text === "draw stock") return say("act.draw stock");
+  if (text === "draw discard" && pileLimit) return say("act.pileLimit", { n: pileLimit });
   if (text === "draw discard") return say("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
   if (head === "decline" && wall) return say("act.wallPass");
   if (head === "decline" && offer) return say("act.pass");

@@ -688,16 +688,19 @@ export class TableView {
    */
   renderMoves(state, info) {
     const taken = state.taken_cards || [];
-    const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history }));
-    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [] });
+    const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history, over: true }));
+    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [], over: state.observation.phase === "over" });
+    // A deal's last move is a draw from the pile only when it reached gin's pile_draw_limit (it took nothing).
+    const limit = info.rules.gin?.pile_draw_limit || 0;
+    const pileLimit = (over, history, index) => (over && index === history.length - 1 ? limit : 0);
     const box = h("div", { class: "log", id: "moves", role: "log", tabindex: "0", "aria-labelledby": "moves-title" },
-      deals.map(({ number, history }) => h("section", { class: "log-deal", "data-deal": String(number) },
+      deals.map(({ number, history, over }) => h("section", { class: "log-deal", "data-deal": String(number) },
         h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
         history.length
           ? h("ol", { class: "moves" }, movesWithTakes(history, taken[number - 1]).map(([seat, action, card], index) =>
             h("li", { class: seat === this.me ? "mine" : null },
               h("strong", {}, seatName(info, seat, this.me)), " ",
-              describeAction(action, { takenCard: card, you: seat === this.me, ...declineWords(info, index, state.observation.players) }))))
+              describeAction(action, { takenCard: card, you: seat === this.me, ...declineWords(info, index, state.observation.players), pileLimit: pileLimit(over, history, index) }))))
           : h("p", { class: "log-empty" }, t("table.noMoves")))));
     // Keep the newest move in view after every render.
     requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
@@ -772,7 +775,8 @@ export class TableView {
           fan,
           h("span", { class: "hand-count" }, tn("table.cards", size)),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
-        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2], ...declineWords(info, lastIndex, obs.players) }) : "\u00a0"),
+        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2], ...declineWords(info, lastIndex, obs.players),
+          pileLimit: obs.phase === "over" && lastIndex === moves.length - 1 ? info.rules.gin?.pile_draw_limit || 0 : 0 }) : "\u00a0"),
         taken.length ? h("div", { class: "taken" }, h("span", { class: "taken-label" }, t("table.taken", { cards: "" })),
           h("span", { class: "taken-cards" }, taken.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("tiny"); return n; }))) : null);
     });
