@@ -314,7 +314,7 @@ def check_gin_result(deal: Deal, outcome: str, net: tuple[Fraction, ...]) -> Non
     assert all(t.payer is None for t in deal.settlement.transfers)  # type: ignore[union-attr]
     if outcome == "draw":
         assert all(n == 0 for n in net)
-        assert deal.end_reason in ("wall", "cap", "decline")
+        assert deal.end_reason in ("wall", "cap", "decline", "thrown_back", "pile_limit")
         return
     knocker = deal.settlement.knocker  # type: ignore[union-attr]
     assert knocker is not None and deal.end_reason == "knock"

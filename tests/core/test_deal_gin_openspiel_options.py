@@ -69,7 +69,7 @@ def test_a_card_thrown_back_twice_running_ends_the_deal_drawn() -> None:
     deal.apply("draw discard")  # seat 0 does the same
     assert not deal.is_over
     deal.apply("discard QH")
-    assert deal.is_over and deal.end_reason is EndReason.CAP
+    assert deal.is_over and deal.end_reason is EndReason.THROWN_BACK
     settlement = deal.settlement
     assert settlement is not None and str(settlement.outcome) == "draw"
     assert all(net == 0 for net in settlement.net)
@@ -103,7 +103,7 @@ def test_the_draw_from_the_pile_that_reaches_the_limit_ends_the_deal_drawn() -> 
     assert not deal.is_over
     pile = deal.discard_pile
     deal.apply("draw discard")  # 3: the deal ends, the card stays on the pile
-    assert deal.is_over and deal.end_reason is EndReason.CAP and deal.discard_pile == pile
+    assert deal.is_over and deal.end_reason is EndReason.PILE_LIMIT and deal.discard_pile == pile
     settlement = deal.settlement
     assert settlement is not None and str(settlement.outcome) == "draw"
 
@@ -179,4 +179,4 @@ def test_samples_keep_openspiels_counts() -> None:
     assert again._thrown_back and again._pile_draws == 0
     again.apply("draw discard")
     again.apply("discard QH")
-    assert again.is_over and again.end_reason is EndReason.CAP
+    assert again.is_over and again.end_reason is EndReason.THROWN_BACK

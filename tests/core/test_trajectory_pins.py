@@ -103,7 +103,7 @@ PINS: dict[str, str] = {
     "gin-standard/simple": "bd4b2f83b2f064d3e056",
     "gin-oklahoma/random": "ceaa3ab3cc1daeff3f58",
     "gin-oklahoma/simple": "14f25527e70db21f03ba",
-    "gin-openspiel/random": "92e739aaa8649c63185d",
+    "gin-openspiel/random": "4a1c12069bf1f4d0ae2d",
     "gin-openspiel/simple": "d0350047b379edd6ad01",
 }
 

@@ -391,15 +391,19 @@ class DualGame:
 
 def _ending(game: DualGame) -> str:
     """How a compared deal ended: the outcome of a knock (at the wall or
-    not), ``wall``, or which of OpenSpiel's draws (our end reason ``cap``)."""
+    not), ``wall``, or which of OpenSpiel's draws (our end reasons
+    ``pile_limit`` and ``thrown_back``)."""
     deal = game.deal
     settlement = deal.settlement
     assert settlement is not None
     if deal.end_reason is EndReason.KNOCK:
         return ("wall " if game.wall_knock else "") + str(settlement.outcome)
-    if deal.end_reason is EndReason.CAP:
-        last = deal.history[-1][1]
-        return "pile draw limit" if last == DRAW_DISCARD else "thrown back twice"
+    if deal.end_reason is EndReason.PILE_LIMIT:
+        assert deal.history[-1][1] == DRAW_DISCARD
+        return "pile draw limit"
+    if deal.end_reason is EndReason.THROWN_BACK:
+        assert deal.history[-1][1] != DRAW_DISCARD
+        return "thrown back twice"
     return str(deal.end_reason)
 
 

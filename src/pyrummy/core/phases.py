@@ -58,6 +58,12 @@ class EndReason(StrEnum):
     WALL = "wall"
     #: The turn cap was reached.
     CAP = "cap"
+    #: Gin under ``discard_taken`` (OpenSpiel's): a card taken from the pile
+    #: was thrown back a second turn running; the deal is drawn.
+    THROWN_BACK = "thrown_back"
+    #: Gin under ``pile_draw_limit`` (OpenSpiel's): the limit's draw from the
+    #: pile was asked for; the deal is drawn and the card stays on the pile.
+    PILE_LIMIT = "pile_limit"
 
     def __repr__(self) -> str:
         return repr(self.value)

@@ -6,7 +6,9 @@ nothing. The server knows it by replaying the deal from its deck (a stock
 shuffled from the pile is seeded from the deck, so the replay is the same
 deal) and reading the pile's top before each such move. A deal with no deck
 (one dealt by hand from a position) has no replay: its list stays empty and
-the page says "took from the discard pile" without a card.
+the page says "took from the discard pile" without a card. A ``draw
+discard`` that ends the deal instead (gin's ``pile_draw_limit``: the card
+stays on the pile) took nothing and is given no card.
 
 :class:`PileTakes` follows a deal that is still being played, applying
 only the moves made since it was last asked.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from pyrummy.core.actions import ActionKind
 from pyrummy.core.deal import Deal
+from pyrummy.core.phases import EndReason
 
 
 class PileTakes:
@@ -56,14 +59,15 @@ class PileTakes:
         if replay is None:
             return self._taken
         for seat, action in deal.history[self._applied :]:
-            if action.kind is ActionKind.DRAW_DISCARD:
-                self._taken.append(str(replay.discard_pile[-1]))
+            top = replay.discard_pile[-1] if action.kind is ActionKind.DRAW_DISCARD else None
             try:
                 replay.apply(action, seat)
             except ValueError:
                 # Not the deal the deck makes (cannot happen for a dealt deal): name no more cards.
                 self._replay = None
                 break
+            if top is not None and replay.end_reason is not EndReason.PILE_LIMIT:
+                self._taken.append(str(top))
         self._applied = len(deal.history)
         return self._taken
 

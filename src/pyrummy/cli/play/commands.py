@@ -5,7 +5,8 @@ Short keys first, then the full text form of actions
 
 ====================  ==========================================================
 ``s`` / ``d``         draw from the stock / take the top discard
-``n``                 decline the discard (when the stock is empty)
+``n``                 decline the discard (when the stock is empty); gin:
+                      pass the first up-card, or at the wall (``wall_knock``)
 ``3`` or ``7h``       discard the 3rd card of your hand as shown / the 7♥
 ``k 7h`` ``k3``       knock with that card; ``k`` alone: the card leaving the
                       least deadwood

@@ -23,6 +23,7 @@ from pyrummy.core.actions import Action, ActionKind
 from pyrummy.core.cards import Card, CardSet, Suit
 from pyrummy.core.families import family_of
 from pyrummy.core.observation import Observation
+from pyrummy.core.phases import Phase
 from pyrummy.core.rules import Rules
 from pyrummy.core.settlement import Settlement
 from pyrummy.core.solver import best_arrangement, deadwood
@@ -216,7 +217,9 @@ def _own_hand(obs: Observation, rules: Rules) -> list[RenderableType]:
     notes = []
     if obs.drawn_card is not None and obs.drawn_card in obs.hand and not taken:
         notes.append("* just drawn")
-    if taken:
+    if taken and rules.discard_taken:
+        notes.append("↩ taken from the discard pile (thrown back twice running, the deal is drawn)")
+    elif taken:
         notes.append("↩ taken from the discard pile: you may not discard it this turn")
     if notes:
         parts.append(Text("  " + "   ".join(notes), style="dim"))
@@ -241,7 +244,7 @@ def moves_view(legal: Sequence[Action], obs: Observation, rules: Rules) -> Text:
     if ActionKind.DRAW_DISCARD in kinds and top is not None:
         key("d", Text.assemble("take ", card_text(top)))
     if ActionKind.DECLINE in kinds:
-        key("n", "decline the discard")
+        key("n", decline_text(obs.phase, rules))
     if ActionKind.DISCARD in kinds:
         key(f"1-{len(obs.hand)}/card", "discard")
     knocks = [action for action in legal if action.kind is ActionKind.KNOCK]
@@ -424,6 +427,31 @@ def standings_view(totals: Sequence[Fraction], names: Sequence[str], title: str)
     return table
 
 
+def decline_text(phase: Phase, rules: Rules) -> str:
+    """What ``n`` (decline) does in ``phase``: pass the first up-card (the
+    offer), pass at gin's wall (``wall_knock``: the deal ends drawn), or
+    decline the discard at an empty stock."""
+    if phase is Phase.OFFER:
+        return "pass the up-card"
+    if rules.wall_knock:
+        return "pass: the deal is drawn (take the discard only to knock)"
+    return "decline the discard"
+
+
+def decline_help(rules: Rules) -> list[str]:
+    """The help's lines for ``n``: gin declines only the offer of the first
+    up-card and, under ``wall_knock``, the discard at the wall; other games
+    decline the discard when the stock is empty."""
+    if family_of(rules).name != "gin":
+        return ["decline the discard (stock empty)"]
+    lines: list[str] = []
+    if rules.up_card_offer:
+        lines.append("pass the first up-card")
+    if rules.wall_knock:
+        lines.append("pass at the wall (2 cards left): the deal is drawn")
+    return lines
+
+
 def help_view(rules: Rules) -> Text:
     """Every key and the full text forms the prompt accepts."""
     text = Text()
@@ -431,7 +459,7 @@ def help_view(rules: Rules) -> Text:
     rows = [
         ("s", "draw from the stock", "draw stock"),
         ("d", "take the top card of the discard pile", "draw discard"),
-        ("n", "decline the discard (stock empty)", "decline"),
+        *[("n", what, "decline") for what in decline_help(rules)],
         ("3 / 7h", "discard card number 3 of your hand, or the 7♥", "discard 7H"),
     ]
     policy = family_of(rules)

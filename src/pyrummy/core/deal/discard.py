@@ -153,7 +153,7 @@ def openspiel_count(deal: DealState, card: int) -> bool:
     if deal._taken_free:
         thrown_back = card == deal._taken
         if thrown_back and deal._thrown_back:
-            finish(deal, EndReason.CAP, "draw")
+            finish(deal, EndReason.THROWN_BACK, "draw")
             return True
         deal._thrown_back = thrown_back
     if deal._pile_limit and deal._taken is not None and not offer_turn(deal):

@@ -108,7 +108,7 @@ def draw_discard(deal: DealState, seat: int) -> None:
     that reaches ``rules.pile_draw_limit`` ends the deal drawn instead."""
     limit = deal._pile_limit
     if limit and deal.phase is PHASE_DRAW and deal._pile_draws + 1 >= limit:
-        finish(deal, EndReason.CAP, deal._policy.nobody_out)
+        finish(deal, EndReason.PILE_LIMIT, deal._policy.nobody_out)
         return
     card = deal._pile.pop()
     bit = CARD_BITS[card]

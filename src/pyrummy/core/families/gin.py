@@ -43,6 +43,9 @@ class GinFamily(FamilyPolicy):
         "game_bonus",
         "line_bonus",
         "shutout_double",
+        "discard_taken",
+        "pile_draw_limit",
+        "wall_knock",
     )
 
     def knock_cards(self, hand: int, options: int, rules: Rules) -> int:

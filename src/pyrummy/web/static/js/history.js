@@ -99,7 +99,7 @@ export class ReplayView {
     clear(this.section);
     const obs = view.observation;
     const action = view.action
-      ? `${seatName(info, view.action.seat, this.me)} ${describeAction(view.action.text, { takenCard: view.action.taken, offer: !!info.rules.gin?.up_card_offer })}`
+      ? `${seatName(info, view.action.seat, this.me)} ${describeAction(view.action.text, { takenCard: view.action.taken, offer: !!info.rules.gin?.up_card_offer, wall: !!info.rules.gin?.wall_knock && obs.phase === "over" })}`
       : t("replay.start.action");
     const slider = h("input", { type: "range", min: "0", max: String(view.steps), value: String(view.step), id: "replay-slider",
       "aria-label": t("replay.step", { n: view.step, m: view.steps }), onchange: (e) => this.go(Number(e.target.value)) });

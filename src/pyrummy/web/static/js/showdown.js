@@ -44,14 +44,19 @@ export function seatLabel(table, seat, me) {
 /**
  * "Bot 2 discarded 7♥" from an action in text form. With ``offer`` (a game
  * with standard gin's first up-card offer, whose stock never runs out) a
- * ``decline`` is a pass of the up-card.
+ * ``decline`` is a pass of the up-card; with ``wall`` it is a pass at the
+ * wall (gin's ``wall_knock``: the discard was only for a knock), which ends
+ * the deal drawn. With ``pileLimit`` a ``draw discard`` is the draw that
+ * reached gin's ``pile_draw_limit`` and ended the deal, taking no card.
  */
-export function describeAction(text, { takenCard = null, you = false, offer = false } = {}) {
+export function describeAction(text, { takenCard = null, you = false, offer = false, wall = false, pileLimit = 0 } = {}) {
   const words = text.split(" ");
   const head = words[0];
   const say = (key, params = {}) => tYou(key, you, params);
   if (text === "draw stock") return say("act.draw stock");
+  if (text === "draw discard" && pileLimit) return say("act.pileLimit", { n: pileLimit });
   if (text === "draw discard") return say("act.draw discard", { card: takenCard ? pretty(takenCard) : "" }).replace("  ", " ");
+  if (head === "decline" && wall) return say("act.wallPass");
   if (head === "decline" && offer) return say("act.pass");
   if (head === "decline" || head === "undo") return say(`act.${head}`);
   if (head === "knock") return words.length > 1 ? say("act.knockCard", { cards: pretty(words[1]) }) : say("act.knock");
@@ -154,8 +159,9 @@ export function showdownBody(observation, tableInfo, me, dealNumber, { outcome =
   if (outcome) parts.push(h("p", { class: "outcome" }, outcomeSentence(observation, tableInfo, me)));
   // A deal nobody won says why it ended.
   const reason = observation.end_reason;
-  if (["exhausted", "cap", "wall"].includes(reason) || (reason === "decline" && tableInfo.rules.capabilities.nobody_out !== "showdown")) {
-    parts.push(h("p", { class: "end-reason" }, t(`end.reason.${reason}`, { turns: observation.turn })));
+  if (["exhausted", "cap", "wall", "thrown_back", "pile_limit"].includes(reason) || (reason === "decline" && tableInfo.rules.capabilities.nobody_out !== "showdown")) {
+    const limit = tableInfo.rules.gin?.pile_draw_limit;
+    parts.push(h("p", { class: "end-reason" }, t(`end.reason.${reason}`, { turns: observation.turn, limit })));
   }
   if (observation.knock_card) {
     parts.push(h("div", { class: "knock-card" }, h("span", {}, t("show.knockCard", { card: pretty(observation.knock_card) })),

@@ -90,6 +90,25 @@ function movesWithTakes(history, taken = []) {
   return history.map(([seat, action]) => [seat, action, action === "draw discard" ? taken[next++] ?? null : null]);
 }
 
+/**
+ * How a ``decline`` at ``index`` of a deal's history reads in gin: its first
+ * moves are the up-card's offer (a pass of the up-card); any later one is a
+ * pass at the wall (``wall_knock``; standard gin declines nothing else).
+ */
+function declineWords(info, index, players) {
+  const offer = offersUpCard(info);
+  return { offer, wall: !!info.rules.gin?.wall_knock && index >= players };
+}
+
+/**
+ * Is this gin's wall under ``wall_knock``: the turn's choice is the discard
+ * (only to knock) or a pass that ends the deal drawn? The decline phase
+ * with cards still in the stock (any other decline is at an empty stock).
+ */
+function atWall(obs, legal) {
+  return obs.phase === "decline" && obs.stock_count > 0 && legal.decline;
+}
+
 /** Does this table offer the first up-card (standard gin)? Its declines are passes. */
 function offersUpCard(info) {
   return !!info.rules.gin?.up_card_offer;
@@ -672,16 +691,19 @@ export class TableView {
    */
   renderMoves(state, info) {
     const taken = state.taken_cards || [];
-    const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history }));
-    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [] });
+    const deals = (state.deal_histories || []).map((history, i) => ({ number: i + 1, history, over: true }));
+    if (!state.match.over) deals.push({ number: state.match.deal_number, history: state.observation.history || [], over: state.observation.phase === "over" });
+    // A deal's last move is a draw from the pile only when it reached gin's pile_draw_limit (it took nothing).
+    const limit = info.rules.gin?.pile_draw_limit || 0;
+    const pileLimit = (over, history, index) => (over && index === history.length - 1 ? limit : 0);
     const box = h("div", { class: "log", id: "moves", role: "log", tabindex: "0", "aria-labelledby": "moves-title" },
-      deals.map(({ number, history }) => h("section", { class: "log-deal", "data-deal": String(number) },
+      deals.map(({ number, history, over }) => h("section", { class: "log-deal", "data-deal": String(number) },
         h("h3", { class: "log-deal-title" }, t("table.deal", { n: number })),
         history.length
-          ? h("ol", { class: "moves" }, movesWithTakes(history, taken[number - 1]).map(([seat, action, card]) =>
+          ? h("ol", { class: "moves" }, movesWithTakes(history, taken[number - 1]).map(([seat, action, card], index) =>
             h("li", { class: seat === this.me ? "mine" : null },
               h("strong", {}, seatName(info, seat, this.me)), " ",
-              describeAction(action, { takenCard: card, you: seat === this.me, offer: offersUpCard(info) }))))
+              describeAction(action, { takenCard: card, you: seat === this.me, ...declineWords(info, index, state.observation.players), pileLimit: pileLimit(over, history, index) }))))
           : h("p", { class: "log-empty" }, t("table.noMoves")))));
     // Keep the newest move in view after every render.
     requestAnimationFrame(() => { box.scrollTop = box.scrollHeight; });
@@ -713,6 +735,8 @@ export class TableView {
       const passer = (this.me + obs.players - 1) % obs.players;
       return obs.offer_passes ? t("table.offerYouAfterPass", { name: seatName(info, passer, this.me), card: up }) : t("table.offerYou", { card: up });
     }
+    // Gin's wall under wall_knock: cards are left in the stock, the discard is only for a knock.
+    if (atWall(obs, legal)) return t(legal.pile ? "table.wallKnock" : "table.wallPass", { n: obs.stock_count });
     if (legal.decline) return t("table.yourTurnDecline");
     if (legal.stock && !legal.pile && offersUpCard(info) && obs.offer_passes >= obs.players && obs.turn === obs.players + 1) return t("table.stockOnly");
     if (legal.stock || legal.pile) return t("table.yourTurnDraw");
@@ -721,6 +745,7 @@ export class TableView {
     if (one && this.state.knock_deadwood[one] !== undefined) {
       return `${t("table.yourTurnDiscard")} ${t("table.knockWith", { card: pretty(one), n: this.state.knock_deadwood[one] })}`;
     }
+    if (!legal.discard.size && legal.knock.size) return t("table.wallKnockChoose");
     return t("table.yourTurnDiscard");
   }
 
@@ -740,7 +765,8 @@ export class TableView {
       const playing = obs.current_seat === seat;
       // The seat's latest step of this deal, in words (bots are followed step by step).
       const moves = movesWithTakes(obs.history || [], (this.state.taken_cards || [])[match.deal_number - 1]);
-      const lastStep = moves.findLast(([mover]) => mover === seat) || null;
+      const lastIndex = moves.findLastIndex(([mover]) => mover === seat);
+      const lastStep = lastIndex >= 0 ? moves[lastIndex] : null;
       const bot = info.seats[seat]?.kind === "bot";
       return h("div", { class: `opponent${playing ? " playing" : ""}`, "data-seat": String(seat), role: "group", "aria-label": seatLabel(info, seat, this.me) },
         h("div", { class: "opponent-head" },
@@ -752,7 +778,8 @@ export class TableView {
           fan,
           h("span", { class: "hand-count" }, tn("table.cards", size)),
           h("span", { class: "score" }, formatAmount(match.totals[seat], { sign: true }))),
-        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2], offer: offersUpCard(info) }) : "\u00a0"),
+        h("div", { class: "last-step" }, lastStep ? describeAction(lastStep[1], { takenCard: lastStep[2], ...declineWords(info, lastIndex, obs.players),
+          pileLimit: obs.phase === "over" && lastIndex === moves.length - 1 ? info.rules.gin?.pile_draw_limit || 0 : 0 }) : "\u00a0"),
         taken.length ? h("div", { class: "taken" }, h("span", { class: "taken-label" }, t("table.taken", { cards: "" })),
           h("span", { class: "taken-cards" }, taken.map((c) => { const n = cardElement(c, { fourColour: four, lang: lang() }); n.classList.add("tiny"); return n; }))) : null);
     });
@@ -885,7 +912,7 @@ export class TableView {
       if (legal.stock || !legal.decline) buttons.push(button("stock", t("btn.draw"), legal.stock));
       buttons.push(button("pile", t("btn.take"), legal.pile));
       // Passing the first up-card (standard gin's offer) is the same action as declining.
-      if (legal.decline) buttons.push(button("decline", t(obs.phase === "offer" ? "btn.pass" : "btn.decline"), true));
+      if (legal.decline) buttons.push(button("decline", t(obs.phase === "offer" || atWall(obs, legal) ? "btn.pass" : "btn.decline"), true));
     } else if (myTurn) {
       if (tablePlay) {
         buttons.push(button("meld", t("btn.meld"), this.canTryMeld(legal)));
