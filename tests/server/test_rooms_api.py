@@ -741,13 +741,14 @@ def test_a_gin_room_deals_the_chosen_rules(client: TestClient) -> None:
         return response
 
     matches = client.get("/api/matches?status=all").json()["total"]
-    for body, words in [
+    bad: list[tuple[dict[str, Any], str]] = [
         ({"preset": "gin-standard", "options": {"oklahoma": "yes"}}, "option oklahoma"),
         ({"preset": "gin-standard", "options": {"oklahoma": 1}}, "option oklahoma"),
         ({"preset": "knock", "options": {"oklahoma": True}}, "applies to gin only"),
         ({"preset": "gin-classic"}, "unknown rules 'gin-classic'"),
         ({"preset": "gin", "options": {"okla": True}}, "unknown option 'okla'"),
-    ]:
+    ]
+    for body, words in bad:
         response = create(**body)
         refused(response, 400, "request.rejected")
         assert words in response.json()["error"]["message"], (body, response.text)
