@@ -688,11 +688,13 @@ def test_a_person_who_resigns_at_a_friends_table_is_replaced_by_a_bot(client: Te
     )
     seats = room(client, code, anna)["seats"]
     assert seats[1]["kind"] == "bot" and seats[1]["bot"] == "easy"
-    # The bot plays Boris's turns: Anna plays hers, then the bot its own.
+    # The bot plays Boris's turns: Anna plays hers, then the bot its own
+    # (never an undo: a taken card put back would be taken again forever).
     while (mine := state(client, table, anna))["observation"]["current_seat"] == 0:
+        move = next(a for a in mine["legal_actions"] if a != "undo")
         played = client.post(
             f"/api/tables/{table}/actions",
-            json={"action": mine["legal_actions"][0]},
+            json={"action": move},
             headers=headers(anna),
         )
         assert played.status_code == 200, played.text
