@@ -36,7 +36,10 @@ def test_a_person_plays_knock_against_the_learned_bot(client: TestClient) -> Non
     assert final["match"]["deals_played"] >= 1 or final["observation"]["phase"] == "over"
     bots = [m for m in client.get("/api/bots").json()["bots"] if m["name"] == "learned"]
     assert bots[0]["difficulty"] is False and bots[0]["summary"]
-    assert bots[0]["games"] == [{"preset": "knock", "players": 2}, {"preset": "gin", "players": 2}]
+    # Its own weights' games, and the gin presets that share gin's weights.
+    assert bots[0]["games"] == [
+        {"preset": name, "players": 2} for name in ("knock", "gin", "gin-standard", "gin-openspiel")
+    ]
 
 
 @pytest.mark.parametrize(
