@@ -110,6 +110,8 @@ def gin_flow(browser: Browser, url_a: str, url_b: str, tag: str) -> None:
     queue_up(anna, "gin", 2)
     expect(anna.page.locator("#quick-status")).to_contain_text("1 of 2", timeout=10_000)
     expect(anna.page.locator("#quick-cancel")).to_be_visible()
+    # The count beside her own queue's button counts her (the poll's figure).
+    expect(anna.page.locator("#quick-count-2")).to_contain_text("1 waiting")
     # People only: no bot comes, so there is no bot level to choose.
     expect(anna.page.locator("#quick-bot-level")).to_be_disabled()
     anna.shot(f"quick-waiting-1280{tag}")

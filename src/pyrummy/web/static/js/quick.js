@@ -195,6 +195,7 @@ export function quickPanel() {
     }
     waiting = true;
     cancel.hidden = false;
+    counts[`${view.preset}/${view.players}`] = view.waiting; // the count beside the button is the poll's, not the last lobby round's
     const bots = view.bots_in === undefined ? t("quick.noBots") : t("quick.botsIn", { n: Math.ceil(view.bots_in) });
     say(status, `${t("quick.inQueue", { game: t(`game.${view.preset}`), players: view.players, waiting: view.waiting, position: view.position })} ${bots}`);
     draw();
