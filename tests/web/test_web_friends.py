@@ -70,11 +70,14 @@ class Person:
         name: str,
         width: int = 1280,
         locale: str = "en",
+        height: int | None = None,
     ) -> None:
         self.name = name
         self.url = url
+        if height is None:
+            height = 800 if width > 500 else 740
         self.context: BrowserContext = browser.new_context(
-            viewport={"width": width, "height": 800 if width > 500 else 740},
+            viewport={"width": width, "height": height},
             locale=locale,
         )
         self.frames: list[Any] = []
