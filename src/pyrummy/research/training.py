@@ -235,8 +235,11 @@ def ppo_update(
             probs = log_probs.exp()
             entropy = -(probs * log_probs.clamp(min=-30)).sum(dim=1).mean()
             ratio = torch.exp(logp - old_logp[idx])
-            adv = advantage[idx]
-            adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+            adv = advantage[idx] - advantage[idx].mean()
+            if len(idx) > 1:
+                # Normalised per minibatch; a last minibatch of one decision
+                # (a rollout of 512k + 1) has no spread, and its std is NaN.
+                adv = adv / (adv.std() + 1e-8)
             clipped = torch.clamp(ratio, 1 - settings.clip, 1 + settings.clip)
             policy_loss = -torch.min(ratio * adv, clipped * adv).mean()
             value_loss = ((value - returns[idx]) ** 2).mean()
