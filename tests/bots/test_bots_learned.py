@@ -150,3 +150,28 @@ def test_weights_round_trip(tmp_path: object) -> None:
     feats, _, _ = action_features(encoded, mask, layout)
     scores = loaded.scores(loaded.hidden(state_features(encoded, layout)), feats)
     assert scores.shape == feats.shape[:2]
+
+
+def test_takes_big_gin_and_its_features_have_a_row_for_it() -> None:
+    # Standard gin's big gin is the action after the knocks (number 108): the
+    # features give it a row (a knock at deadwood 0 that gives no card back),
+    # and the bot takes it, as every level does.
+    deal = new_deal(
+        "gin-standard",
+        hands=["AD 2D 3D 4C 5C 6C 8S 9S TS 2C", "AS 2S 3S 4S 4H 5H 6H 7D 7S 7C"],
+        upcard="QH",
+        stock="7H",
+        seed=1,
+    )
+    deal.apply("pass", 1)
+    deal.apply("pass", 0)
+    deal.apply("draw stock")  # 7H: all eleven cards melded
+    observation = deal.observe(1)
+    legal = research_legal_actions(deal)
+    assert "big gin" in [str(a) for a in legal]
+    layout = Layout.of(deal.rules, 2)
+    encoded = encode_observation(observation)[None, :]
+    feats, ids, valid = action_features(encoded, action_mask(observation, legal)[None, :], layout)
+    big = [k for k in range(int(valid[0].sum())) if int(ids[0, k]) == 108]
+    assert len(big) == 1 and np.isfinite(feats[0, big[0]]).all()
+    assert str(LearnedBot(seed=1).choose(observation, legal)) == "big gin"

@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Final
 
-from pyrummy.bots.base import BotError, require_actions, seat_of
+from pyrummy.bots.base import BotError, big_gin_of, require_actions, seat_of
 from pyrummy.core.actions import Action, ActionKind, action_space
 from pyrummy.core.observation import Observation
 from pyrummy.core.rules import Rules, find_rules
@@ -90,6 +90,10 @@ class LearnedBot:
         choices = [a for a in legal_actions if a.kind is not ActionKind.UNDO] or list(legal_actions)
         if len(choices) == 1:
             return choices[0]
+        # Big gin scores most and ends the deal at once, as every level takes it.
+        big_gin = big_gin_of(choices)
+        if big_gin is not None:
+            return big_gin
         import numpy as np
 
         from pyrummy.nn.encoding import encode_observation

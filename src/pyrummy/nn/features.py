@@ -57,6 +57,8 @@ DECLINE: Final = 2
 UNDO: Final = 3
 DISCARD_BASE: Final = 4
 KNOCK_BASE: Final = DISCARD_BASE + N_STANDARD
+#: Big gin (standard gin's options), after the knocks where the rules have it.
+BIG_GIN: Final = KNOCK_BASE + N_STANDARD
 #: Points of each card number (ace low, court cards 10), as the deadwood counts them.
 CARD_POINTS: Final = np.array(
     [min(rank + 1, 10) for _ in range(4) for rank in range(13)], np.float32
@@ -234,6 +236,12 @@ def action_features(
             elif action == DECLINE:
                 row[2] = 1.0
                 row[_KIND_FEATURES] = deadwood_of_mask(hand) / DEADWOOD_SCALE
+            elif action == BIG_GIN:
+                # Going out with all eleven cards melded: a knock at deadwood 0
+                # that gives no card back (standard gin's big gin).
+                row[4] = 1.0
+                row[_KIND_FEATURES + 3] = 1.0
+                row[_KIND_FEATURES + 10] = 1.0
             else:
                 knock = action >= KNOCK_BASE
                 card = action - (KNOCK_BASE if knock else DISCARD_BASE)
