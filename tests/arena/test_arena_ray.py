@@ -57,7 +57,10 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     port = _free_port()
     ray_command = str(Path(sys.executable).with_name("ray"))
-    environment = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    # Token authentication is Ray's default once ~/.ray/auth_token exists (any local
+    # ray.init writes one); the head and this driver must agree, so both run without
+    # it: the head listens on this machine only for this module.
+    environment = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled")
     # The workers import pyrummy as this process does (an installed or a source tree).
     environment["PYTHONPATH"] = os.pathsep.join(
         str(Path(p).resolve()) for p in sys.path if p and Path(p).is_dir()
@@ -81,6 +84,8 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     address = f"127.0.0.1:{port}"
     started = time.monotonic()
+    driver_environment = pytest.MonkeyPatch()
+    driver_environment.setenv("RAY_AUTH_MODE", "disabled")
     try:
         while True:
             try:
@@ -93,6 +98,7 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
     finally:
         ray.shutdown()
+        driver_environment.undo()
         for pid in _session_members(head.pid):
             with contextlib.suppress(ProcessLookupError):  # gone already
                 os.kill(pid, signal.SIGKILL)
