@@ -132,25 +132,25 @@ EXPLANATIONS = [
         "QH KH AH",
         LOW,
         "Q-K-A is not a run: the ace is low",
-        "Q-K-A - не стрит: туз здесь только младший",
+        "Q-K-A — не стрит: туз здесь только младший",
     ),
     (
         "TD JD QD KD AD",
         LOW,
         "10-J-Q-K-A is not a run: the ace is low",
-        "10-J-Q-K-A - не стрит: туз здесь только младший",
+        "10-J-Q-K-A — не стрит: туз здесь только младший",
     ),
     (
         "KH AH 2H",
         LOW,
         "K-A-2 is not a run: the ace does not go around the corner",
-        "K-A-2 - не стрит: через туза стрит не продолжается",
+        "K-A-2 — не стрит: через туза стрит не продолжается",
     ),
     (
         "KH AH 2H",
         HIGH,
         "K-A-2 is not a run: the ace does not go around the corner",
-        "K-A-2 - не стрит: через туза стрит не продолжается",
+        "K-A-2 — не стрит: через туза стрит не продолжается",
     ),
     (
         "JH AH 3H",
@@ -224,7 +224,7 @@ EXPLANATIONS = [
         "QH X1 AH",
         LOW,
         "Q-K-A is not a run: the ace is low",
-        "Q-K-A - не стрит: туз здесь только младший",
+        "Q-K-A — не стрит: туз здесь только младший",
     ),
     (
         "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS X1",

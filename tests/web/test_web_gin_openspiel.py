@@ -166,7 +166,7 @@ def test_the_wall_says_take_to_knock_or_pass(browser: Browser, base_url: str) ->
         "en": "The wall (2 cards left in the stock): take the top discard only to knock with it,"
         " or pass and the deal is a draw.",
         "ru": "Стена (в колоде карт: 2): верхнюю карту сброса можно взять, только чтобы постучать,"
-        " или пасуйте - сдача сыграна вничью.",
+        " или пасуйте — сдача сыграна вничью.",
     }
     for width, height, lang in SIZES:
         page = table.open(browser, seat, width, height, lang)

@@ -374,7 +374,7 @@ def explain_meld(
     >>> explain_meld("7H 8H 9H"), explain_meld("7H 8S 9H")
     (None, 'suits differ: a run is one suit')
     >>> explain_meld("KH AH 2H", "rummy", lang="ru")
-    'K-A-2 - не стрит: через туза стрит не продолжается'
+    'K-A-2 — не стрит: через туза стрит не продолжается'
     """
     result = _check(_as_card_list(cards), _as_rules(rules).ace, run)
     return render(result, lang) if isinstance(result, Message) else None
