@@ -60,7 +60,9 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # Token authentication is Ray's default once ~/.ray/auth_token exists (any local
     # ray.init writes one); the head and this driver must agree, so both run without
     # it: the head listens on this machine only for this module.
-    environment = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE="disabled")
+    driver_environment = pytest.MonkeyPatch()
+    driver_environment.setenv("RAY_AUTH_MODE", "disabled")
+    environment = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     # The workers import pyrummy as this process does (an installed or a source tree).
     environment["PYTHONPATH"] = os.pathsep.join(
         str(Path(p).resolve()) for p in sys.path if p and Path(p).is_dir()
@@ -84,8 +86,6 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     address = f"127.0.0.1:{port}"
     started = time.monotonic()
-    driver_environment = pytest.MonkeyPatch()
-    driver_environment.setenv("RAY_AUTH_MODE", "disabled")
     try:
         while True:
             try:

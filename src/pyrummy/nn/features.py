@@ -67,7 +67,11 @@ CARD_POINTS: Final = np.array(
 DEADWOOD_SCALE: Final = 50.0
 
 _KIND_FEATURES: Final = 5  # draw stock, take the discard, decline, discard, knock
+_DISCARD_KIND: Final = 3
+_KNOCK_KIND: Final = 4
 _SCALARS: Final = 11
+_GIN_AFTER: Final = _KIND_FEATURES + 3  # the deadwood left is 0
+_MAY_KNOCK_AFTER: Final = _KIND_FEATURES + 10  # the deadwood left is within the knock limit
 #: Length of one action's feature row.
 ACTION_FEATURES: Final = _KIND_FEATURES + _SCALARS + N_STANDARD
 
@@ -178,7 +182,7 @@ def _card_row(
     row[base + 0] = deadwood / DEADWOOD_SCALE
     row[base + 1] = (deadwood - best) / 20.0
     row[base + 2] = CARD_POINTS[card] / 10.0
-    row[base + 3] = float(deadwood == 0)
+    row[_GIN_AFTER] = float(deadwood == 0)
     row[base + 4] = (hand_left & same_rank).bit_count() / 3.0
     row[base + 5] = (hand_left & near1).bit_count() / 2.0
     row[base + 6] = (hand_left & near2).bit_count() / 2.0
@@ -239,14 +243,14 @@ def action_features(
             elif action == BIG_GIN:
                 # Going out with all eleven cards melded: a knock at deadwood 0
                 # that gives no card back (standard gin's big gin).
-                row[4] = 1.0
-                row[_KIND_FEATURES + 3] = 1.0
-                row[_KIND_FEATURES + 10] = 1.0
+                row[_KNOCK_KIND] = 1.0
+                row[_GIN_AFTER] = 1.0
+                row[_MAY_KNOCK_AFTER] = 1.0
             else:
                 knock = action >= KNOCK_BASE
                 card = action - (KNOCK_BASE if knock else DISCARD_BASE)
-                row[4 if knock else 3] = 1.0
+                row[_KNOCK_KIND if knock else _DISCARD_KIND] = 1.0
                 left = without.get(card, 0)
                 _card_row(row, card, hand & ~(1 << card), collected, left, best)
-                row[_KIND_FEATURES + 10] = float(left <= layout.knock_limit)
+                row[_MAY_KNOCK_AFTER] = float(left <= layout.knock_limit)
     return feats, ids, valid
