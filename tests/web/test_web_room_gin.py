@@ -52,6 +52,18 @@ PILES_OVERLAP = """() => {
 }"""
 
 
+#: Oklahoma's note as a spade up-card makes it (the page's own words), whatever the deal's up-card.
+WITH_SPADE_LINE = """async () => {
+  const { t } = await import("/static/js/i18n.js");
+  const note = document.querySelector("#oklahoma");
+  if (note.querySelector(".oklahoma-spade")) return;
+  const line = document.createElement("span");
+  line.className = "oklahoma-spade";
+  line.textContent = t("table.oklahomaSpade");
+  note.append(line);
+}"""
+
+
 def open_setup(person: Person) -> None:
     """The friends' table setup with Gin chosen in its list of games."""
     person.page.click("#friends-start")
@@ -123,6 +135,17 @@ def test_friends_play_standard_gin_with_oklahoma(browser: Browser, url: str) -> 
     except AssertionError:
         raise AssertionError(f"the piles overlap {overlaps}") from None
     offered.shot(f"friends-gin-offer-1280-{'en' if offered is anna else 'ru'}")
+    # The longest note (a spade up-card doubles the deal) fits too, here and on
+    # a landscape phone, where the room's panel leaves the board little height.
+    offered.page.evaluate(WITH_SPADE_LINE)
+    for width, height in ((1280, 799), (1280, 800), (740, 360)):
+        offered.page.set_viewport_size({"width": width, "height": height})
+        try:
+            eventually(settled, timeout=5.0)
+        except AssertionError:
+            raise AssertionError(f"the piles overlap {overlaps} at {width}x{height}") from None
+    offered.shot(f"friends-gin-offer-740x360-{'en' if offered is anna else 'ru'}")
+    offered.page.set_viewport_size({"width": 1280, "height": 800})
     # Both pass; then the first may only draw from the stock.
     play_turn(offered, knock=False)
     eventually(lambda: state(url, table_id, tokens[0])["observation"]["current_seat"] != first)

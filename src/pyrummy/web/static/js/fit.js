@@ -7,11 +7,16 @@ const MIN_CARD = 40;
 const MAX_CARD = 124;
 const MIN_MELD_CARD = 30;
 const MIN_PILE = 30;
+/** The piles keep the rules' reminder only while their cards need not shrink below this share. */
+const KEEP_REMINDER_SHARE = 0.75;
 /** A board lower than this (px) hides the rules' reminder under the piles. */
 const SHORT_BOARD = 440;
 /** A covered card shows this share of its width: its whole index stays readable. */
 const MIN_SHOWN = 0.44;
 const GROUP_GAP = 8;
+/** A note beside the piles (Oklahoma's) is this wide (em), and may grow to the second when that makes it fit. */
+const NOTE_EM = 9.5;
+const MAX_NOTE_EM = 22;
 
 function px(value) {
   return `${Math.round(value * 10) / 10}px`;
@@ -49,10 +54,11 @@ function fitHand(board) {
 
 /**
  * The piles' cards follow the hand's, a little smaller where the height is
- * short. True when the piles still overlap something at their smallest (a
- * tall note beside them, such as Oklahoma's).
+ * short. True when the piles still overlap something with cards no smaller
+ * than ``smallest`` of their fitted width (a tall note beside them, such as
+ * Oklahoma's); 0: down to the smallest cards at all.
  */
-function fitPiles(board, handWidth) {
+function fitPiles(board, handWidth, smallest = 0) {
   const piles = board.querySelector(".piles");
   if (!piles || !handWidth) return false;
   // Tall screens (portrait phones) have room for larger piles than the hand's width allows.
@@ -73,7 +79,22 @@ function fitPiles(board, handWidth) {
       return r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom;
     });
   };
-  while (width > MIN_PILE && overlaps()) {
+  // A note too tall for the room grows sideways first, while the board has the width.
+  const note = piles.querySelector(".oklahoma-note");
+  if (note) {
+    note.style.maxWidth = "";
+    let em = NOTE_EM;
+    while (em < MAX_NOTE_EM && overlaps()) {
+      note.style.maxWidth = `${em + 1}em`;
+      if (piles.getBoundingClientRect().width > board.clientWidth - 16) {
+        note.style.maxWidth = `${em}em`;
+        break;
+      }
+      em += 1;
+    }
+  }
+  const floor = Math.max(MIN_PILE, width * smallest);
+  while (width > floor && overlaps()) {
     width -= 2;
     piles.style.setProperty("--card-w", px(width));
   }
@@ -109,9 +130,17 @@ export function fitTable(section) {
   // A short board keeps the cards and drops the reminder of the rules.
   board.classList.toggle("short-board", board.clientHeight < SHORT_BOARD);
   const width = fitHand(board);
-  // Piles that overlap the reminder even at their smallest: it goes, and they are fitted again.
-  if (fitPiles(board, width) && !board.classList.contains("short-board")) {
+  // Piles that would have to shrink much to leave room for the reminder: it
+  // goes, and they are fitted again.
+  board.classList.remove("bare-piles");
+  let overlapping = fitPiles(board, width, board.classList.contains("short-board") ? 0 : KEEP_REMINDER_SHARE);
+  if (overlapping && !board.classList.contains("short-board")) {
     board.classList.add("short-board");
+    overlapping = fitPiles(board, width);
+  }
+  // Still no room (a landscape phone with a friends' panel): the piles' captions go.
+  if (overlapping) {
+    board.classList.add("bare-piles");
     fitPiles(board, width);
   }
   fitMelds(board, width);

@@ -53,8 +53,6 @@ const FAN = ["7H", "8H", "9H", "QS", "QD"];
 const RETRY_MS = 3000;
 
 let presetCache = null;
-/** The games in the order the rules pages list them (rules_text.js, imported after the first screen). */
-let gameOrder = null;
 
 function lastGame() {
   try {
@@ -354,7 +352,7 @@ export async function renderLobby(root) {
 
   function draw() {
     clear(form);
-    const more = (gameOrder || MAIN_GAMES).filter((g) => !MAIN_GAMES.includes(g) && !GIN_RULES.includes(g));
+    const more = Object.keys(presets).filter((g) => !MAIN_GAMES.includes(g) && !GIN_RULES.includes(g));
     const details = h("details", { class: "more-variants", open: more.includes(state.preset) },
       h("summary", {}, t("lobby.more")),
       h("div", { class: "game-list" }, more.map(gameChoice)));
@@ -491,13 +489,11 @@ export async function renderLobby(root) {
     say(dealError, "");
     presets = Object.fromEntries(presetCache.presets.map((p) => [p.name, p]));
     if (!presets[state.preset]) state.preset = "knock";
-    dealButton.disabled = false;
+    // The whole lobby is drawn before Deal can be pressed: a press (or
+    // "Change") right away finds the options in place.
     showChoice();
-    if (!gameOrder) {
-      gameOrder = await import("./rules_text.js").then((m) => m.GAME_ORDER, () => null);
-      if (!dealButton.isConnected) return;
-    }
     draw();
+    dealButton.disabled = false;
     quick.start();
     showYourGames();
   }

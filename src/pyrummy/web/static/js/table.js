@@ -376,6 +376,9 @@ export class TableView {
     // A card still gliding into place is put there at once: it is dragged from where it is.
     node.getAnimations().forEach((animation) => animation.finish());
     node.setPointerCapture?.(event.pointerId);
+    // Until the card lands, a new state waits: drawing it now would replace
+    // the card's node and lose the gesture.
+    this.dragGesture = true;
     const move = (e) => {
       const dx = e.clientX - startX;
       const dy = e.clientY - startY;
@@ -388,19 +391,25 @@ export class TableView {
       node.removeEventListener("pointermove", move);
       node.removeEventListener("pointerup", up);
       node.removeEventListener("pointercancel", up);
+      node.removeEventListener("lostpointercapture", up);
       node.style.transform = "";
       node.classList.remove("dragging");
-      if (!dragging || e.type === "pointercancel") return;
-      this.justDragged = true;
-      setTimeout(() => { this.justDragged = false; }, 0);
-      node.style.visibility = "hidden";
-      const below = document.elementFromPoint(e.clientX, e.clientY);
-      node.style.visibility = "";
-      this.dropOn(card, below, e.clientX);
+      this.dragGesture = false;
+      if (dragging && e.type === "pointerup") {
+        this.justDragged = true;
+        setTimeout(() => { this.justDragged = false; }, 0);
+        node.style.visibility = "hidden";
+        const below = document.elementFromPoint(e.clientX, e.clientY);
+        node.style.visibility = "";
+        this.dropOn(card, below, e.clientX);
+      }
+      // After the click this press may still make (a select), which needs its node.
+      if (this.renderWaiting) setTimeout(() => { if (this.renderWaiting && !this.dragGesture) this.render(); }, 0);
     };
     node.addEventListener("pointermove", move);
     node.addEventListener("pointerup", up);
     node.addEventListener("pointercancel", up);
+    node.addEventListener("lostpointercapture", up);
   }
 
   dropOn(card, below, x) {
@@ -575,6 +584,11 @@ export class TableView {
   render() {
     const state = this.state;
     if (!state) return;
+    if (this.dragGesture) {
+      this.renderWaiting = true;
+      return;
+    }
+    this.renderWaiting = false;
     const handHadFocus = document.activeElement && document.activeElement.classList.contains("hand");
     // Where the cards were, so the ones that change place can glide there (motion.js).
     this.cardsBefore = snapshotCards(this.section);
