@@ -68,7 +68,7 @@ def test_moves_list_is_the_deals_record_and_survives_reload(
     browser: Browser, base_url: str
 ) -> None:
     page = open_page(browser, base_url)
-    start(page)
+    start(page, seed=7)  # a deal where the person gets a turn
     # Focus is on the hand right after Deal: the cards are one keypress away.
     expect(page.locator(".hand")).to_be_focused()
     for _ in range(2):
@@ -308,6 +308,30 @@ def drag(page: Page, source: str, target: str, right: bool = True) -> None:
     x = end_box["x"] + end_box["width"] * (0.8 if right else 0.2)
     page.mouse.move(x, end_box["y"] + end_box["height"] / 2, steps=8)
     page.mouse.up()
+
+
+def test_a_drag_outlives_a_new_state_drawn_meanwhile(browser: Browser, base_url: str) -> None:
+    """The table is drawn again while a card is held (here: the language
+    changes, as a new state from the server would): the card still lands."""
+    page = open_page(browser, base_url)
+    start(page, seed=7)
+    order = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    first, last = order[0], order[-1]
+    cards_at_rest(page)
+    start_box = page.locator(f"#hand-card-{first}").bounding_box()
+    end_box = page.locator(f"#hand-card-{last}").bounding_box()
+    assert start_box and end_box
+    page.mouse.move(start_box["x"] + 10, start_box["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(start_box["x"] + 60, start_box["y"] + 20, steps=4)
+    page.evaluate("import('/static/js/i18n.js').then((m) => m.setLang('ru'))")
+    page.mouse.move(end_box["x"] + end_box["width"] * 0.8, end_box["y"] + 20, steps=4)
+    page.mouse.up()
+    # Drawn in the new language once the card landed, in its new place.
+    expect(page.locator(".piles figcaption").first).to_contain_text("Колода")
+    moved = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert moved == [*order[1:], first]
+    assert not errors_of(page)
 
 
 def test_drag_reorders_the_hand_and_discards(browser: Browser, base_url: str) -> None:
