@@ -17,6 +17,7 @@ from weakref import WeakKeyDictionary
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from pyrummy.core.cards import CardSet
 from pyrummy.core.match import new_match
@@ -93,13 +94,52 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+#: What shows a started table: the person's turn to draw, or an end the bots reached first.
+MY_TURN = "#stock:not([disabled]), #showdown, #match-end"
+
+#: What a page shows where a wait ended without what it waited for.
+_WHAT_IT_SHOWS = """() => {
+  const text = (selector) => document.querySelector(selector)?.textContent.trim() || null;
+  return { url: location.href, dealError: text("#deal-error"), status: text(".status-line"),
+           connection: text(".connection:not([hidden])"), heading: text("h1") };
+}"""
+
+
+def wait_until_ready(page: Page, ready: str = MY_TURN, name: str = "not-ready") -> None:
+    """Wait (up to :data:`SLOW`) for ``ready``; past that, fail saying what the
+    page shows instead (and keep its screenshot as ``name``)."""
+    try:
+        page.wait_for_selector(ready, timeout=SLOW)
+    except PlaywrightTimeoutError:
+        shows = page.evaluate(_WHAT_IT_SHOWS)
+        shot(page, name)
+        raise AssertionError(f"no {ready!r} after {SLOW} ms; the page shows {shows}") from None
+
+
+def until_my_turn(page: Page, *, tap: bool = False) -> None:
+    """Wait for the person's turn to draw, going on to the next deal (by touch
+    with ``tap``) where a bot ended one first."""
+    for _ in range(5):
+        wait_until_ready(page, name="no-turn")
+        if page.locator("#stock:not([disabled])").count():
+            return
+        if page.locator("#match-end").count():
+            break
+        if tap:
+            page.tap("#btn-next")
+        else:
+            page.click("#btn-next")
+        expect(page.locator("#showdown")).to_have_count(0)
+    raise AssertionError("the bots ended the match before the person's turn")
+
+
 def start(
     page: Page,
     game: str = "knock",
     bots: int = 1,
     length: str | None = None,
     seed: int | None = None,
-    ready: str = "#stock:not([disabled]), #showdown, #match-end",
+    ready: str = MY_TURN,
     gin_rules: str | None = None,
 ) -> None:
     """Start a game from the lobby and wait for the table (or an end the bots
@@ -118,7 +158,7 @@ def start(
     if length is not None:
         page.select_option("#match-length", length)
     page.click("#deal-button")
-    page.wait_for_selector(ready, timeout=SLOW)
+    wait_until_ready(page, ready)
 
 
 def draw_from_stock(page: Page, *, tap: bool = False) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing.connection
 import os
 import time
 from pathlib import Path
@@ -177,9 +178,11 @@ def test_a_worker_past_the_limit_is_stopped_and_replaced() -> None:
             stuck = list(pool._pool()._processes.values())
             with pytest.raises(TimeoutError):
                 await pool.choose(SleepyBot(), "hard", observation, legal)
+            # Exited: its sentinel is ready. Not ``join()`` and ``is_alive()``: the
+            # pool's own thread reaps the process too, and a ``waitpid`` that
+            # loses that race reads as "alive" for a moment.
             for process in stuck:
-                process.join(15)
-                assert not process.is_alive()
+                assert multiprocessing.connection.wait([process.sentinel], 15)
             # New workers are starting already; the next decision is not
             # queued behind the stuck one.
             assert pool._warming is not None

@@ -33,6 +33,8 @@ from web_helpers import (
     keep_errors,
     serious,
     shot,
+    until_my_turn,
+    wait_until_ready,
 )
 
 pytestmark = pytest.mark.browser
@@ -152,7 +154,7 @@ def test_a_first_card_without_scrolling(
         page.tap("#deal-button")
     else:
         page.click("#deal-button")
-    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    wait_until_ready(page, name=f"first-card-not-ready-{width}x{height}")
     if page.locator("#stock:not([disabled])").count():
         draw_from_stock(page, tap=phone)
         drawn = page.locator(".hand .card.drawn")
@@ -232,7 +234,7 @@ def start_one(page: Page, seed: int = 7) -> str:
     page.select_option("#match-length", "one")
     page.fill("#seed", str(seed))
     page.click("#deal-chosen")
-    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    wait_until_ready(page)
     address: str = page.evaluate("location.hash")
     return address.split("/")[-1]
 
@@ -298,7 +300,7 @@ def test_the_cap_opens_your_games(browser: Browser, capped_url: str) -> None:
     page = landing(context, capped_url)
     for _ in range(2):
         page.click("#deal-button")
-        page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+        wait_until_ready(page)
         page.goto(capped_url + "/")
         expect(page.locator("#deal-button")).to_be_enabled()
     page.click("#deal-button")
@@ -352,7 +354,7 @@ def test_errors_are_translated_and_retried(browser: Browser, base_url: str) -> N
     page.unroute("**/api/tables")
     expect(error).to_be_hidden(timeout=SLOW)
     page.tap("#deal-button")
-    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    wait_until_ready(page)
     assert not errors_of(page)
     context.close()
 
@@ -370,7 +372,7 @@ def test_a_move_while_the_server_is_down(
         context = device(browser, 360, 740, "ru")
         page = landing(context, server.url)
         page.tap("#deal-button")
-        page.wait_for_selector("#stock:not([disabled])", timeout=SLOW)
+        until_my_turn(page, tap=True)
         server.kill()
         expect(page.locator(".connection")).to_be_visible(timeout=SLOW)
         page.tap("#stock")
@@ -545,13 +547,13 @@ def test_the_learned_bot_is_offered_where_it_plays(browser: Browser, base_url: s
     page.select_option("#bot-0", "learned")
     page.select_option("#match-length", "one")
     page.click("#deal-chosen")
-    page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+    wait_until_ready(page)
     table_id = page.evaluate("location.hash").split("/")[-1]
     seats = page.request.get(f"{base_url}/api/tables/{table_id}").json()["seats"]
     assert [seat.get("bot") for seat in seats if seat.get("kind") == "bot"] == ["learned"]
     if page.locator("#stock:not([disabled])").count():
         draw_from_stock(page)
         page.locator(".hand .card").last.dblclick()
-        page.wait_for_selector("#stock:not([disabled]), #showdown, #match-end", timeout=SLOW)
+        wait_until_ready(page)
     assert errors_of(page) == []
     context.close()
