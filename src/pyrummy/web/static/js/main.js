@@ -129,11 +129,31 @@ function header({ keepOpen = false } = {}) {
   }
 }
 
-/** The view's module, then the view: shown unless the address changed meanwhile. */
+let tableStylesLoaded = null;
+
+/**
+ * The style sheet of the table and the other views (table.css): not needed
+ * by the lobby, so it is not among the first screen's requests (on a slow
+ * link each request counts); asked for once the lobby is usable, or by the
+ * first other view. Resolves when loaded (or failed: the view still works).
+ */
+function tableStyles() {
+  if (!tableStylesLoaded) {
+    tableStylesLoaded = new Promise((resolve) => {
+      const link = h("link", { rel: "stylesheet", href: "/static/table.css" });
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve);
+      document.head.append(link);
+    });
+  }
+  return tableStylesLoaded;
+}
+
+/** The view's module (and style sheet), then the view: shown unless the address changed meanwhile. */
 function later(load, show) {
   const mine = routes;
   main.setAttribute("aria-busy", "true");
-  load().then((module) => {
+  Promise.all([load(), tableStyles()]).then(([module]) => {
     if (mine !== routes) return;
     main.removeAttribute("aria-busy");
     current = show(module) || null;
@@ -183,7 +203,7 @@ function route({ keepOpen = false } = {}) {
       onPlay: () => startGame({ preset: "knock", options: {}, bots: [FIRST_BOT], speed: settings().speed, length: "default" }),
     }));
   } else if (parts[0] === "stats") {
-    renderStats(main);
+    later(() => Promise.resolve(null), () => { renderStats(main); });
   } else if (parts[0] === "history") {
     later(() => import("./history.js"), ({ renderHistory }) => { renderHistory(main); });
   } else if (parts[0] === "replay" && parts[1]) {
@@ -197,7 +217,7 @@ function route({ keepOpen = false } = {}) {
   } else if (parts[0] === "faq") {
     later(() => import("./pages.js"), ({ renderFaq }) => { renderFaq(main); });
   } else {
-    renderLobby(main);
+    renderLobby(main).then(tableStyles, tableStyles);
   }
   focusable();
 }
