@@ -37,8 +37,11 @@ typecheck: $(STAMP)
 
 # The storage, server, crash and hidden-information suites also run on
 # PostgreSQL: a throwaway cluster for this run, stopped at the end.
+# The tests that hold wall-clock promises (marked `quiet`) run after the
+# others, alone: beside a second worker's browser they measure the load.
 unit: $(STAMP)
-	bash scripts/pg-cluster.sh run $(BIN)/pytest -n 2
+	bash scripts/pg-cluster.sh run $(BIN)/pytest -n 2 -m "not quiet"
+	$(BIN)/pytest -p no:cacheprovider -m quiet tests/web
 
 # The tests that need nothing but the core (no database, server or browser):
 # the quick check while working on the rules or the bots.

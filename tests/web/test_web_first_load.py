@@ -14,7 +14,9 @@ from playwright.sync_api import Browser
 from slow_link import first_load
 from web_helpers import base_url, browser
 
-pytestmark = pytest.mark.browser
+# Quiet: run alone (`make test` does), since a second worker's browser adds
+# its CPU to the figure.
+pytestmark = [pytest.mark.browser, pytest.mark.quiet]
 __all__ = ["base_url", "browser"]  # the shared fixtures
 
 #: The promise: Deal enabled within this time from navigation (ms).

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, FloatRect, Page, expect
 
 from pyrummy.core.melds import explain_meld
 from pyrummy.core.rules import find_rules
@@ -297,12 +297,22 @@ def cards_at_rest(page: Page) -> None:
     raise AssertionError("cards kept moving")
 
 
+def box_of(page: Page, selector: str) -> FloatRect:
+    """Where the element is on the screen; asked again if the table was being
+    drawn anew (a state arriving) just as it was asked."""
+    for _ in range(50):
+        box = page.locator(selector).bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{selector} is not on the screen")
+
+
 def drag(page: Page, source: str, target: str, right: bool = True) -> None:
     """Drag with the mouse as a person does: press, move in steps, release."""
     cards_at_rest(page)
-    start_box = page.locator(source).bounding_box()
-    end_box = page.locator(target).bounding_box()
-    assert start_box and end_box
+    start_box = box_of(page, source)
+    end_box = box_of(page, target)
     page.mouse.move(start_box["x"] + 10, start_box["y"] + 20)
     page.mouse.down()
     x = end_box["x"] + end_box["width"] * (0.8 if right else 0.2)
@@ -318,9 +328,8 @@ def test_a_drag_outlives_a_new_state_drawn_meanwhile(browser: Browser, base_url:
     order = page.locator(".hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     first, last = order[0], order[-1]
     cards_at_rest(page)
-    start_box = page.locator(f"#hand-card-{first}").bounding_box()
-    end_box = page.locator(f"#hand-card-{last}").bounding_box()
-    assert start_box and end_box
+    start_box = box_of(page, f"#hand-card-{first}")
+    end_box = box_of(page, f"#hand-card-{last}")
     page.mouse.move(start_box["x"] + 10, start_box["y"] + 20)
     page.mouse.down()
     page.mouse.move(start_box["x"] + 60, start_box["y"] + 20, steps=4)
