@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from server_process import running_server, start_server
+from test_web_player import box_of, cards_at_rest
 from web_helpers import (
     SLOW,
     axe_source,
@@ -125,12 +126,8 @@ def test_deal_is_in_the_first_screen_at_every_size(
 
 def drag_to_pile(page: Page, card: str) -> None:
     """One gesture: press on the card, move onto the discard pile, release."""
-    for _ in range(100):  # the cards stop gliding first (motion.js)
-        if not page.evaluate("document.getAnimations().filter(a => a.id === 'glide').length"):
-            break
-        page.wait_for_timeout(20)
-    start, end = page.locator(card).bounding_box(), page.locator("#discard-pile").bounding_box()
-    assert start is not None and end is not None
+    cards_at_rest(page)
+    start, end = box_of(page, card), box_of(page, "#discard-pile")
     page.mouse.move(start["x"] + 10, start["y"] + 20)
     page.mouse.down()
     page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)

@@ -14,8 +14,7 @@ const SHORT_BOARD = 440;
 /** A covered card shows this share of its width: its whole index stays readable. */
 const MIN_SHOWN = 0.44;
 const GROUP_GAP = 8;
-/** A note beside the piles (Oklahoma's) is this wide (em), and may grow to the second when that makes it fit. */
-const NOTE_EM = 9.5;
+/** A note beside the piles (Oklahoma's) may grow to this width (em) from its style sheet's. */
 const MAX_NOTE_EM = 22;
 
 function px(value) {
@@ -83,7 +82,8 @@ function fitPiles(board, handWidth, smallest = 0) {
   const note = piles.querySelector(".oklahoma-note");
   if (note) {
     note.style.maxWidth = "";
-    let em = NOTE_EM;
+    const style = getComputedStyle(note);
+    let em = parseFloat(style.maxWidth) / parseFloat(style.fontSize);
     while (em < MAX_NOTE_EM && overlaps()) {
       note.style.maxWidth = `${em + 1}em`;
       if (piles.getBoundingClientRect().width > board.clientWidth - 16) {
